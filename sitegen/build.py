@@ -1,0 +1,63 @@
+"""build(root, out): load -> validate -> rate -> model -> render -> write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import config as cfg
+from .content import ContentPage, load_content
+from .data import league_files
+from .history import RatedLeague, rate_league
+from .load import load_site
+from .problems import InvalidInput, Problems
+from .validate import League, league_matches
+from .write import Output
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Everything validated: what the rest of the pipeline works from."""
+
+    root: Path
+    settings: cfg.SiteSettings
+    roster: cfg.Roster
+    leagues: tuple[League, ...]
+    content: tuple[ContentPage, ...]
+
+
+def check(root: Path) -> Site:
+    """Load and validate a site repository; raises InvalidInput with every problem."""
+    problems = Problems()
+    source = load_site(root, problems)
+    settings = cfg.site_settings(source, problems)
+    roster = cfg.roster(source.players, problems)
+    leagues = []
+    for league_source in source.leagues:
+        config = cfg.league_config(league_source, problems)
+        if config is None:
+            continue
+        leagues.append(league_matches(league_source, config, roster, problems))
+    content = load_content(root, [lg.config for lg in leagues], problems)
+    if problems:
+        raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
+    return Site(root, settings, roster, tuple(leagues), tuple(content))
+
+
+def rate(site: Site) -> tuple[RatedLeague, ...]:
+    return tuple(rate_league(league) for league in site.leagues)
+
+
+def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
+    """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched."""
+    from .pages import render_site
+
+    site = check(root)
+    rated = rate(site)
+    output = Output()
+    for league in rated:
+        for name, text in league_files(league).items():
+            output.add(f"data/{league.league.config.slug}/{name}", text)
+    render_site(site, rated, output, base_url=base_url)
+    output.write(out)
+    return output

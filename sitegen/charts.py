@@ -1,0 +1,47 @@
+"""Charts as Vega-Lite specs, drawn in the browser by the site's own Vega bundle.
+
+Each kind of chart is built with Altair once per build; a page only adds its
+own rows as a named dataset. Building one Altair object per player costs
+milliseconds each, which is minutes for a large league.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Any
+
+import altair as alt
+
+HISTORY = "history"
+
+
+@functools.cache
+def _history_spec() -> dict[str, Any]:
+    data = alt.Data(name=HISTORY)
+    base = alt.Chart(data).encode(
+        x=alt.X("date:T", title=None, axis=alt.Axis(format="%b %Y", labelOverlap=True)),
+        y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
+    )
+    tooltip = [
+        alt.Tooltip("date:T", title="Date", format="%Y-%m-%d %H:%M"),
+        alt.Tooltip("match:N", title="Match"),
+        alt.Tooltip("opponent:N", title="Opponent"),
+        alt.Tooltip("result:N", title="Result"),
+        alt.Tooltip("rating:Q", title="Rating", format=",.1f"),
+        alt.Tooltip("change:N", title="Change"),
+    ]
+    chart = alt.layer(
+        base.mark_line(interpolate="step-after", strokeWidth=2),
+        base.mark_point(filled=True, size=28).encode(tooltip=tooltip),
+    ).properties(width="container", height=260, title=alt.Title("Rating history", anchor="start"))
+    spec = chart.to_dict()
+    spec.pop("datasets", None)
+    return spec
+
+
+def history_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rating-history spec with one player's rows as its dataset."""
+    spec = copy.copy(_history_spec())
+    spec["datasets"] = {HISTORY: rows}
+    return spec

@@ -1,0 +1,263 @@
+"""Site settings, league.toml and players.toml as validated, frozen values.
+
+Every problem is collected (never only the first): an unknown key, an unknown
+system or an unknown parameter is an error, since a typo must never fall back
+silently to a default (CONTRACT section 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .markup import MarkupError, render_markdown
+from .load import LeagueSource, SiteSource, TomlFile
+from .problems import Problems
+from .rating import SYSTEMS, System
+from .rating.base import check_name, is_number, normalize_name, type_name
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSettings:
+    title: str = "Leaderboards"
+    description: str = "Ratings computed from match results kept in git."
+    base_url: str = ""
+    repo_url: str = ""
+
+
+SETTINGS_KEYS = {
+    "title": "a string",
+    "description": "a string",
+    "base_url": "a URL such as https://example.org/leagues/",
+    "repo_url": "the repository's URL, such as https://github.com/owner/repo",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    min_rating: float
+    name: str
+    index: int          # 1-based position, for the badge colour
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    slug: str
+    name: str
+    system_name: str
+    system: System
+    params: dict[str, Any]          # every parameter, defaults filled in
+    explicit: frozenset[str]        # the parameters league.toml sets itself
+    description: str = ""
+    description_html: str = ""
+    tiers: tuple[Tier, ...] = ()
+    file: str = ""
+
+    def tier_of(self, rating: float | None) -> Tier | None:
+        """The last tier whose lower bound the rating reaches (CONTRACT section 2)."""
+        found = None
+        if rating is None:
+            return None
+        for tier in self.tiers:
+            if rating >= tier.min_rating:
+                found = tier
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    name: str
+    platform: str | None = None
+    region: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """players.toml: who is who. ``canonical`` maps every alias to its player's name."""
+
+    players: dict[str, PlayerInfo] = field(default_factory=dict)
+    canonical: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, name: str) -> str:
+        return self.canonical.get(name, name)
+
+    def info(self, name: str) -> PlayerInfo:
+        return self.players.get(name) or PlayerInfo(name)
+
+
+def site_settings(source: SiteSource, problems: Problems) -> SiteSettings:
+    values = {}
+    for key, value in source.settings.items():
+        if key not in SETTINGS_KEYS:
+            problems.add(source.settings_file, f"unknown key; allowed keys: {', '.join(SETTINGS_KEYS)}",
+                         field=f"tool.sitegen.{key}")
+        elif not isinstance(value, str):
+            problems.add(source.settings_file, f"must be {SETTINGS_KEYS[key]}, got {type_name(value)}",
+                         field=f"tool.sitegen.{key}")
+        else:
+            values[key] = value
+    return SiteSettings(**values)
+
+
+LEAGUE_KEYS = ("name", "system", "description", "params", "tiers")
+
+
+def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | None:
+    """Validate one league.toml; returns None (with problems recorded) if it is unusable."""
+    src = league.config
+    if src is None:
+        return None
+    data = src.data
+    count = len(problems)
+
+    def bad(key: str, message: str, *path: str | int) -> None:
+        problems.add(src.rel, message, line=src.locate(key, *path), field=".".join(map(str, (key, *path))))
+
+    for key in sorted(set(data) - set(LEAGUE_KEYS)):
+        bad(key, f"unknown key; allowed keys: {', '.join(LEAGUE_KEYS)}")
+    name = data.get("name")
+    if name is None:
+        problems.add(src.rel, "is missing; the league's display name is required", field="name", line=1)
+    elif not isinstance(name, str) or not name.strip():
+        bad("name", f"must be a non-empty string, got {name!r}")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        bad("description", f"must be a markdown string, got {type_name(description)}")
+        description = ""
+    system_name = data.get("system")
+    cls = None
+    if system_name is None:
+        problems.add(src.rel, f"is missing; must be one of: {', '.join(sorted(SYSTEMS))}", field="system", line=1)
+    elif not isinstance(system_name, str) or system_name not in SYSTEMS:
+        bad("system", f"unknown rating system {system_name!r}; must be one of: {', '.join(sorted(SYSTEMS))}")
+    else:
+        cls = SYSTEMS[system_name]
+
+    raw_params = data.get("params", {})
+    params: dict[str, Any] = {}
+    if not isinstance(raw_params, dict):
+        bad("params", f"must be a table ([params]), got {type_name(raw_params)}")
+        raw_params = {}
+    if cls is not None:
+        declared = {p.name: p for p in cls.params}
+        for key in sorted(raw_params):
+            if key not in declared:
+                bad("params", f"unknown parameter for system {system_name!r}; "
+                              f"allowed: {', '.join(declared)}", key)
+        for p in cls.params:
+            if p.name in raw_params:
+                value = raw_params[p.name]
+                if not p.check(value):
+                    bad("params", f"must be {p.allowed}, got {value!r}", p.name)
+                    continue
+                params[p.name] = value
+            else:
+                params[p.name] = p.default
+
+    tiers = _tiers(data.get("tiers", []), bad)
+    description_html = ""
+    try:
+        # Curators' markdown: raw HTML is shown as text, never passed through.
+        description_html = render_markdown(description, allow_html=False).html
+    except MarkupError as exc:
+        bad("description", str(exc))
+    if len(problems) > count or cls is None:
+        return None
+    return LeagueConfig(
+        slug=league.slug, name=name.strip(), system_name=system_name, system=cls(**params),
+        params=params, explicit=frozenset(raw_params), description=description,
+        description_html=description_html,
+        tiers=tiers, file=src.rel,
+    )
+
+
+def _tiers(raw: Any, bad) -> tuple[Tier, ...]:
+    allowed = 'a list of [min_rating, "Name"] pairs with increasing min_rating'
+    if not isinstance(raw, list):
+        bad("tiers", f"must be {allowed}, got {type_name(raw)}")
+        return ()
+    tiers = []
+    for i, item in enumerate(raw):
+        if not (isinstance(item, list) and len(item) == 2 and is_number(item[0])
+                and isinstance(item[1], str) and item[1].strip()):
+            bad("tiers", f"must be a [min_rating, \"Name\"] pair, got {item!r}", i)
+            continue
+        if tiers and item[0] <= tiers[-1].min_rating:
+            bad("tiers", f"lower bounds must increase: {item[0]!r} follows {tiers[-1].min_rating!r}", i)
+            continue
+        tiers.append(Tier(item[0], item[1].strip(), len(tiers) + 1))
+    return tuple(tiers)
+
+
+PLAYER_KEYS = ("platform", "region", "aliases")
+
+
+def roster(src: TomlFile | None, problems: Problems) -> Roster:
+    """Validate players.toml; a name used by two players (as name or alias) is an error."""
+    if src is None:
+        return Roster()
+    data = src.data
+    for key in sorted(set(data) - {"players"}):
+        problems.add(src.rel, "unknown key; players.toml holds only [players.\"NAME\"] tables",
+                     line=src.locate(key), field=key)
+    raw = data.get("players", {})
+    if not isinstance(raw, dict):
+        problems.add(src.rel, "must be tables like [players.\"NAME\"]", field="players")
+        return Roster()
+    players: dict[str, PlayerInfo] = {}
+    owner: dict[str, str] = {}     # every name and alias -> the player it belongs to
+
+    def claim(name: str, who: str, where: str) -> None:
+        if name in owner and owner[name] != who:
+            problems.add(src.rel, f"{name!r} is already used by player {owner[name]!r}; "
+                                  "a name or alias may belong to one player only",
+                         line=src.locate("players", who), field=where)
+        elif name in owner:
+            problems.add(src.rel, f"{name!r} is listed twice for the same player",
+                         line=src.locate("players", who), field=where)
+        else:
+            owner[name] = who
+
+    for key in raw:     # TOML keeps the file's order; the output never depends on it
+        entry = raw[key]
+        where = f"players.{key!r}"
+        problem = check_name(key)
+        if problem:
+            problems.add(src.rel, f"player name {problem}", line=src.locate("players", key), field=where)
+            continue
+        name = normalize_name(key)
+        if not isinstance(entry, dict):
+            problems.add(src.rel, f"must be a table, got {type_name(entry)}",
+                         line=src.locate("players", key), field=where)
+            continue
+        for extra in sorted(set(entry) - set(PLAYER_KEYS)):
+            problems.add(src.rel, f"unknown key; allowed keys: {', '.join(PLAYER_KEYS)}",
+                         line=src.locate("players", key, extra), field=f"{where}.{extra}")
+        info: dict[str, Any] = {}
+        for text_key in ("platform", "region"):
+            if text_key in entry:
+                if isinstance(entry[text_key], str) and entry[text_key].strip():
+                    info[text_key] = entry[text_key].strip()
+                else:
+                    problems.add(src.rel, f"must be a non-empty string, got {entry[text_key]!r}",
+                                 line=src.locate("players", key, text_key), field=f"{where}.{text_key}")
+        aliases: list[str] = []
+        raw_aliases = entry.get("aliases", [])
+        if not isinstance(raw_aliases, list):
+            problems.add(src.rel, f"must be a list of names, got {type_name(raw_aliases)}",
+                         line=src.locate("players", key, "aliases"), field=f"{where}.aliases")
+            raw_aliases = []
+        claim(name, name, where)
+        for i, alias in enumerate(raw_aliases):
+            problem = check_name(alias)
+            if problem:
+                problems.add(src.rel, f"alias {problem}", line=src.locate("players", key, "aliases"),
+                             field=f"{where}.aliases[{i}]")
+                continue
+            alias = normalize_name(alias)
+            claim(alias, name, f"{where}.aliases[{i}]")
+            aliases.append(alias)
+        players[name] = PlayerInfo(name, info.get("platform"), info.get("region"), tuple(aliases))
+    canonical = {alias: p.name for p in players.values() for alias in p.aliases}
+    return Roster(players, canonical)

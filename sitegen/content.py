@@ -1,0 +1,95 @@
+"""Markdown pages from content/: the site's own files replace built-in ones of the same path.
+
+Spec pages (content/spec/<system>.md) get the ``{{< params >}}`` shortcode: a
+table of the parameter values each league of that system uses, read from its
+league.toml, so the page can never drift from the configuration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from .config import LeagueConfig
+from .markup import MarkupError, render_markdown
+from .problems import Problems
+from .rating import SYSTEMS
+
+BUILTIN = Path(__file__).resolve().parent / "content"
+
+
+@dataclass(frozen=True, slots=True)
+class ContentPage:
+    path: str              # "spec/lunaro.md"
+    url: str               # "spec/lunaro/"
+    title: str
+    html: str
+    system: str | None     # the system a spec page describes
+
+
+def content_files(root: Path) -> dict[str, Path]:
+    """Page path -> file, the site's own content/ overriding the built-in pages."""
+    found: dict[str, Path] = {}
+    for folder in (BUILTIN, root / "content"):
+        if folder.is_dir():
+            for f in sorted(folder.rglob("*.md")):
+                found[f.relative_to(folder).as_posix()] = f
+    return dict(sorted(found.items()))
+
+
+def params_table(system: str, leagues: list[LeagueConfig]) -> str:
+    """HTML table: each parameter's default and the value every league of this system uses."""
+    cls = SYSTEMS[system]
+    mine = [lg for lg in leagues if lg.system_name == system]
+    head = "".join(f'<th scope="col">{escape(lg.name)}</th>' for lg in mine)
+    rows = []
+    for p in cls.params:
+        cells = []
+        for lg in mine:
+            value = lg.params[p.name]
+            mark = "" if p.name in lg.explicit else ' class="default"'
+            cells.append(f"<td{mark}><code>{escape(_toml(value))}</code></td>")
+        rows.append(f'<tr><th scope="row"><code>{escape(p.name)}</code></th>'
+                    f"<td><code>{escape(_toml(p.default))}</code></td>{''.join(cells)}"
+                    f"<td>{escape(p.doc)}</td></tr>")
+    caption = ("Parameters of this system: the default, then the value each league uses "
+               "(read from its league.toml; values in grey are defaults the league does not set)."
+               if mine else "Parameters of this system and their defaults; no league of this site uses it yet.")
+    return (f'<div class="table-wrap"><table class="params"><caption>{escape(caption)}</caption>'
+            f'<thead><tr><th scope="col">Parameter</th><th scope="col">Default</th>{head}'
+            f'<th scope="col">Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _toml(value) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) -> list[ContentPage]:
+    pages = []
+    for path, file in content_files(root).items():
+        system = None
+        shortcodes: dict[str, str] = {}
+        parts = path.split("/")
+        if len(parts) == 2 and parts[0] == "spec" and parts[1][:-3] in SYSTEMS:
+            system = parts[1][:-3]
+            shortcodes["params"] = params_table(system, leagues)
+        shown = path if file.is_relative_to(root) else f"(built-in) content/{path}"
+        shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else shown
+        try:
+            text = file.read_text(encoding="utf-8")
+            rendered = render_markdown(text, shortcodes=shortcodes)
+        except (UnicodeDecodeError, MarkupError) as exc:
+            problems.add(shown, f"cannot be rendered: {exc}")
+            continue
+        stem = path[:-3]
+        url = "" if stem == "index" else (stem[:-len("index")] if stem.endswith("/index") else stem + "/")
+        pages.append(ContentPage(path, url, rendered.title or parts[-1][:-3].replace("-", " ").title(),
+                                 rendered.html, system))
+    return pages

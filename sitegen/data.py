@@ -1,0 +1,103 @@
+"""The data files of CONTRACT section 7: standings, changes and matches as CSV and JSON.
+
+These tables are what auditors recompute from, so their format is fixed:
+header row, UTF-8, '\\n' line ends, floats with exactly 6 decimals, lunaro
+ratings as integers, an empty field where a value does not exist.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Any
+
+from .history import RatedLeague
+
+Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
+
+
+def iso(dt: datetime) -> str:
+    """UTC timestamps as 2024-05-01T17:30:00Z."""
+    return dt.isoformat().replace("+00:00", "Z")
+
+
+def fmt_float(x: float | None) -> str:
+    if x is None:
+        return ""
+    text = f"{x:.6f}"
+    return "0.000000" if text == "-0.000000" else text
+
+
+def standings_table(rated: RatedLeague) -> Table:
+    system = rated.league.config.system
+    header = ("rank", "player", "rating", "games") + system.standing_terms
+    rows = []
+    for r in rated.standings:
+        s = r.standing
+        rows.append((r.rank, s.player, _rating(system, s.rating), s.games)
+                    + tuple(s.extra.get(t) for t in system.standing_terms))
+    return header, rows
+
+
+def changes_table(rated: RatedLeague) -> Table:
+    system = rated.league.config.system
+    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + system.terms
+    rows = []
+    for event in rated.events:
+        when = iso(event.played)
+        for c in event.changes:
+            rows.append((event.key, when, c.player, _rating(system, c.before), _rating(system, c.after),
+                         _rating(system, c.delta)) + tuple(c.terms.get(t) for t in system.terms))
+    return header, rows
+
+
+def matches_table(rated: RatedLeague) -> Table:
+    rows = [(m.id, iso(m.played), m.file) for m in rated.league.matches]
+    return ("match_id", "played", "file"), rows
+
+
+def _rating(system, value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if system.integer_ratings else float(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return fmt_float(value)
+    return str(value)
+
+
+def to_csv(table: Table) -> str:
+    header, rows = table
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def _json_value(value: Any) -> Any:
+    # Same precision as the CSV, so both files say the same thing.
+    return round(value, 6) + 0.0 if isinstance(value, float) else value
+
+
+def to_json(table: Table) -> str:
+    header, rows = table
+    objects = [{k: _json_value(v) for k, v in zip(header, row)} for row in rows]
+    return json.dumps(objects, ensure_ascii=False, indent=1) + "\n"
+
+
+def league_files(rated: RatedLeague) -> dict[str, str]:
+    """File name -> text, for data/<league>/."""
+    out = {}
+    for name, table in (("standings", standings_table(rated)), ("changes", changes_table(rated)),
+                        ("matches", matches_table(rated))):
+        out[f"{name}.csv"] = to_csv(table)
+        out[f"{name}.json"] = to_json(table)
+    return out

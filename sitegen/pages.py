@@ -1,0 +1,106 @@
+"""Model every page, render it with the theme, and add it and the theme's assets to the output."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .charts import history_chart
+from .content import ContentPage
+from .history import RatedLeague
+from .model import LeagueView, PlayerView, league_view, record_by_opponent
+from .render import environment, fmt_delta, iso
+from .write import Output
+
+if TYPE_CHECKING:
+    from .build import Site
+
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
+SYSTEM_LABELS = {
+    "lunaro": "Lunaro (ping-adjusted Elo, goal share)",
+    "elo": "Elo (FIDE K, challenger K)",
+    "placement": "Placement Elo",
+    "glicko2": "Glicko-2",
+    "arena": "Arena stats rating",
+}
+TERM_LABELS = {
+    "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K",
+    "raw": "Raw", "game_norm": "Game norm", "penalty": "Penalty", "game_rating": "Game rating",
+    "rd_before": "RD before", "rd_after": "RD after",
+    "volatility_before": "σ before", "volatility_after": "σ after",
+}
+
+
+@functools.cache
+def vega_bundle() -> str:
+    """Vega, Vega-Lite and vega-embed in one file, served by the site itself (no CDN)."""
+    import vl_convert
+
+    return vl_convert.javascript_bundle()
+
+
+def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
+    rows = []
+    for g in player.games:
+        rows.append({
+            "date": iso(g.match.match.played),
+            "game": g.number,
+            "rating": round(g.line.after, 6),
+            "match": g.match.id,
+            "opponent": ", ".join(o.text for o in g.opponents[:3]) + (" …" if len(g.opponents) > 3 else ""),
+            "result": g.line.result or "",
+            "change": fmt_delta(g.line.delta, decimals),
+        })
+    return rows
+
+
+def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
+                base_url: str | None = None) -> None:
+    templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
+    env = environment(templates)
+    settings = site.settings
+    leagues = [league_view(r, site.roster) for r in rated]
+    content = list(site.content)
+    specs = {p.system: p for p in content if p.system}
+    nav_pages = [p for p in content if not p.system]
+    common = {
+        "site": settings,
+        "base_url": (base_url if base_url is not None else settings.base_url).rstrip("/"),
+        "leagues": leagues,
+        "specs": specs,
+        "nav_pages": nav_pages,
+        "system_labels": SYSTEM_LABELS,
+        "term_labels": TERM_LABELS,
+    }
+
+    def page(path: str, template: str, **context: Any) -> None:
+        depth = path.count("/")
+        ctx = {**common, **context, "root": "../" * depth, "path": path}
+        output.add(path, env.get_template(template).render(ctx))
+
+    recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
+                    key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
+    page("index.html", "home.html", recent=recent)
+    for lv in leagues:
+        decimals = 0 if lv.integer else 1
+        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
+             spec=specs.get(lv.config.system_name))
+        page(f"{lv.url}matches/index.html", "matches.html", league=lv, decimals=decimals)
+        for mv in lv.matches:
+            page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
+        for pv in lv.leaderboard:
+            page(f"{pv.url}index.html", "player.html", league=lv, player=pv, decimals=decimals,
+                 chart=history_chart(history_rows(pv, decimals)),
+                 head_to_head=record_by_opponent(pv), games=pv.games[::-1])
+    for cp in content:
+        page(f"{cp.url}index.html", "content.html", page_content=cp)
+    page("404.html", "404.html")
+
+    for folder in reversed(templates):      # the site's own assets override built-in ones
+        assets = folder / "assets"
+        if assets.is_dir():
+            for f in sorted(assets.rglob("*")):
+                if f.is_file():
+                    output.files[f"assets/{f.relative_to(assets).as_posix()}"] = f.read_bytes()
+    output.add("assets/vega.js", vega_bundle())

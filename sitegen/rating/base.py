@@ -1,0 +1,331 @@
+"""What every rating system shares: values, the System protocol, parameters and common math."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Protocol
+
+
+# --- the values that flow through the pipeline -----------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A validated match, in a system-neutral shape plus the system's own fields.
+
+    ``players`` holds canonical names in the order the match file lists them;
+    ``entries`` holds each player's validated fields (goals, ping, score, ...)
+    in the same order, and ``extra`` the system's match-level keys.
+    """
+
+    id: str
+    played: datetime              # aware, UTC
+    file: str                     # relative to the site root
+    position: int                 # 1-based position in its file
+    notes: str | None
+    players: tuple[str, ...]
+    entries: tuple[Mapping[str, Any], ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One player's rating change in one rating event, with the terms that explain it.
+
+    ``before`` is None where no rating existed yet (an arena player's first game).
+    ``terms`` holds the system's own columns, in the order of ``System.terms``.
+    """
+
+    player: str
+    before: float | None
+    after: float
+    terms: Mapping[str, float | None]
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.before is None else self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEvent:
+    """A rating update: one match, or (glicko2) one rating period."""
+
+    key: str                          # match id, or a period key
+    played: datetime                  # the match's time, or the period's last match
+    matches: tuple[str, ...]          # ids of the matches rated in this event
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's final rating in a league."""
+
+    player: str
+    rating: float
+    games: int
+    extra: Mapping[str, float] = field(default_factory=dict)   # rd, volatility for glicko2
+
+
+# --- parameters --------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A declared parameter: its default, what values are allowed, and where it comes from."""
+
+    name: str
+    default: Any
+    check: Callable[[Any], bool]
+    allowed: str                  # shown to curators when check fails
+    doc: str                      # one line, cites the seed
+
+
+def is_number(v: Any) -> bool:
+    # TOML booleans are Python ints; a rating parameter is never a boolean.
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def positive(v: Any) -> bool:
+    return is_number(v) and v > 0
+
+
+def non_negative(v: Any) -> bool:
+    return is_number(v) and v >= 0
+
+
+def one_of(*options: Any) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and v in options
+
+
+def either(*checks: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: any(c(v) for c in checks)
+
+
+def valid_bands(v: Any) -> bool:
+    """A K band list: [[min_rating, k], ...], min ratings strictly increasing, k > 0."""
+    if not isinstance(v, list) or not v:
+        return False
+    lows = []
+    for band in v:
+        if not (isinstance(band, list) and len(band) == 2 and is_number(band[0]) and positive(band[1])):
+            return False
+        lows.append(band[0])
+    return all(a < b for a, b in zip(lows, lows[1:]))
+
+
+BANDS_ALLOWED = "a non-empty list of [min_rating, k] pairs, min_rating increasing, k > 0"
+
+
+# --- shared math -------------------------------------------------------------------
+
+def expected(r_a: float, r_b: float) -> float:
+    """Logistic expected score of a against b on the 400-point scale (all the Elo seeds)."""
+    return 1.0 / (1.0 + 10.0 ** ((r_b - r_a) / 400.0))
+
+
+def k_from_bands(bands: Sequence[Sequence[float]], rating: float) -> float:
+    """K of the last band whose min_rating is at most ``rating`` (the first band below all)."""
+    k = bands[0][1]
+    for low, band_k in bands:
+        if rating >= low:
+            k = band_k
+        else:
+            break
+    return float(k)
+
+
+def round_half_away(x: float) -> int:
+    """Round to the nearest integer, halves away from zero (not Python's banker's rounding)."""
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
+# --- the interface every system implements -----------------------------------------
+
+class System(Protocol):
+    """A rating system: holds its parameters; rating a history is a pure function.
+
+    ``name`` is the contract's system name; ``terms`` the extra columns of
+    changes.csv; ``params`` the declared parameters; ``integer_ratings`` whether
+    ratings are whole numbers (written without decimals).
+    """
+
+    name: ClassVar[str]
+    params: ClassVar[tuple[Param, ...]]
+    terms: ClassVar[tuple[str, ...]]
+    standing_terms: ClassVar[tuple[str, ...]]  # extra columns of standings.csv (rd, volatility)
+    match_keys: ClassVar[tuple[str, ...]]
+    integer_ratings: ClassVar[bool]
+    has_outcomes: ClassVar[bool]            # wins/draws/losses make sense
+
+    def __init__(self, **params: Any) -> None: ...
+
+    def parse_match(self, raw: Mapping[str, Any], report: "Reporter") -> "ParsedMatch | None":
+        """Check the system's part of a raw match table; report problems through ``report``."""
+        ...
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """Rate matches given in history order; returns one event per rating update."""
+        ...
+
+    def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
+        """Final ratings of every player who has played."""
+        ...
+
+    def outcome(self, match: Match, index: int) -> str | None:
+        """'win', 'draw' or 'loss' for the player at ``index``, or None where it has no meaning."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMatch:
+    """The system-specific part of a match: raw player names (before aliases) and fields."""
+
+    names: tuple[str, ...]
+    entries: tuple[Mapping[str, Any], ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    paths: tuple[tuple[str | int, ...], ...] | None = None   # where each player is written
+
+    def path_of(self, index: int) -> tuple[str | int, ...]:
+        return self.paths[index] if self.paths else ("players", index)
+
+
+class Reporter(Protocol):
+    """How a system reports a problem in the match it is parsing: field path, message."""
+
+    def __call__(self, path: tuple[str | int, ...], message: str) -> None: ...
+
+
+def last_ratings(events: Sequence[RatingEvent]) -> tuple[dict[str, Change], dict[str, int]]:
+    """The last change of each player and how many events they took part in."""
+    last: dict[str, Change] = {}
+    count: dict[str, int] = {}
+    for event in events:
+        for change in event.changes:
+            last[change.player] = change
+            count[change.player] = count.get(change.player, 0) + 1
+    return last, count
+
+
+# --- parsing the players of a match ------------------------------------------------
+
+MAX_NAME = 64
+
+
+def normalize_name(value: str) -> str:
+    """Names are trimmed and compared after Unicode NFC normalisation (CONTRACT section 3)."""
+    import unicodedata
+    return unicodedata.normalize("NFC", value.strip())
+
+
+def check_name(value: Any) -> str | None:
+    """The problem with a player name, or None when it is valid."""
+    if not isinstance(value, str):
+        return f"must be a string (the player's name), got {type_name(value)}"
+    name = normalize_name(value)
+    if not name:
+        return "must be a non-empty name"
+    if len(name) > MAX_NAME:
+        return f"must be at most {MAX_NAME} characters, got {len(name)}"
+    return None
+
+
+def type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A key of a player entry: whether it is required, its check and what is allowed."""
+
+    name: str
+    check: Callable[[Any], bool]
+    allowed: str
+    default: Any = None
+    required: bool = True
+
+
+def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
+                  key: str = "players", prefix: tuple[str | int, ...] = (),
+                  min_count: int = 2, max_count: int | None = None):
+    """Check a list of player tables; returns (names, entries) or None if it is unusable.
+
+    Every problem is reported, not only the first.
+    """
+    here = prefix + (key,)
+    if not isinstance(raw, list):
+        report(here, f"must be a list of player tables, got {type_name(raw)}")
+        return None
+    count = len(raw)
+    if count < min_count or (max_count is not None and count > max_count):
+        if max_count == min_count:
+            want = f"exactly {min_count}"
+        elif max_count is None:
+            want = f"at least {min_count}"
+        else:
+            want = f"{min_count} to {max_count}"
+        report(here, f"must list {want} players, got {count}")
+    names: list[str] = []
+    entries: list[dict[str, Any]] = []
+    ok = True
+    known = {"name"} | {f.name for f in fields}
+    for i, player in enumerate(raw):
+        at = here + (i,)
+        if not isinstance(player, dict):
+            report(at, f"must be a table like {{ name = \"...\", ... }}, got {type_name(player)}")
+            ok = False
+            continue
+        for extra in sorted(set(player) - known):
+            report(at + (extra,), f"unknown key; allowed keys: {', '.join(['name', *(f.name for f in fields)])}")
+            ok = False
+        if "name" not in player:
+            report(at + ("name",), "is missing; every player needs a name")
+            ok = False
+        else:
+            problem = check_name(player["name"])
+            if problem:
+                report(at + ("name",), problem)
+                ok = False
+            else:
+                names.append(normalize_name(player["name"]))
+        entry: dict[str, Any] = {}
+        for f in fields:
+            if f.name not in player:
+                if f.required:
+                    report(at + (f.name,), f"is missing; must be {f.allowed}")
+                    ok = False
+                else:
+                    entry[f.name] = f.default
+                continue
+            value = player[f.name]
+            if not f.check(value):
+                report(at + (f.name,), f"must be {f.allowed}, got {value!r}")
+                ok = False
+            else:
+                entry[f.name] = value
+        entries.append(entry)
+    if not ok or count < min_count or (max_count is not None and count > max_count):
+        return None
+    return tuple(names), tuple(entries)
+
+
+class MatchSystem:
+    """Shared behaviour of systems that update ratings once per match."""
+
+    integer_ratings: ClassVar[bool] = False
+    has_outcomes: ClassVar[bool] = True
+    match_keys: ClassVar[tuple[str, ...]] = ("players",)
+    standing_terms: ClassVar[tuple[str, ...]] = ()
+
+    def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
+        last, count = last_ratings(events)
+        return [Standing(p, c.after, count[p]) for p, c in last.items()]
+
+    def outcome(self, match: Match, index: int) -> str | None:
+        return None

@@ -1,0 +1,119 @@
+"""Elo with FIDE-style K-factors and the challenger's K for both players.
+
+Source: the ranked-battle rating method, seed 001_41bcfd1597e08275.txt
+(Elo methodology, Elo adjustments). CONTRACT section 4 `elo`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .base import (
+    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, check_name,
+    either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
+)
+
+SCORES = (1, 0.5, 0)
+
+
+class Elo(MatchSystem):
+    name: ClassVar[str] = "elo"
+    terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
+    match_keys: ClassVar[tuple[str, ...]] = ("players", "challenger")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("initial", 1500, is_number, "a number",
+              "Seed, Elo: players start at the mean score of 1500."),
+        Param("k", "fide", either(positive, one_of("fide")), 'a number > 0, or "fide"',
+              "Seed, Elo adjustments: K by the FIDE rating regulations; a number fixes K."),
+        Param("k_of", "challenger", one_of("challenger", "each"), '"challenger" or "each"',
+              "Seed, Elo methodology: the instigating player's K is used for both, so a match is zero-sum."),
+        Param("provisional_games", 30, lambda v: is_int(v) and v >= 0, "a whole number >= 0",
+              "Seed, Elo adjustments: K 40 for fewer than 30 games."),
+        Param("k_provisional", 40, positive, "a number > 0", "Seed: K = 40 while provisional."),
+        Param("k_standard", 20, positive, "a number > 0", "Seed: K = 20 after 30 games, below 2400."),
+        Param("k_master", 10, positive, "a number > 0",
+              "Seed: K = 10 once the rating has reached 2400, even if it falls back."),
+        Param("master_rating", 2400, is_number, "a number", "Seed: the 2400 threshold for K = 10."),
+    )
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),
+    )
+
+    def __init__(self, *, initial: float = 1500, k: float | str = "fide", k_of: str = "challenger",
+                 provisional_games: int = 30, k_provisional: float = 40, k_standard: float = 20,
+                 k_master: float = 10, master_rating: float = 2400) -> None:
+        self.initial = initial
+        self.k = k
+        self.k_of = k_of
+        self.provisional_games = provisional_games
+        self.k_provisional = k_provisional
+        self.k_standard = k_standard
+        self.k_master = k_master
+        self.master_rating = master_rating
+
+    def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2)
+        challenger = raw.get("challenger")
+        ok = True
+        if challenger is not None:
+            problem = check_name(challenger)
+            if problem:
+                report(("challenger",), problem)
+                ok = False
+            else:
+                challenger = normalize_name(challenger)
+        if parsed is None:
+            return None
+        names, entries = parsed
+        total = entries[0]["score"] + entries[1]["score"]
+        if total != 1:
+            report(("players", 1, "score"),
+                   f"the two scores must sum to 1 (1 and 0, 0.5 and 0.5, or 0 and 1), got "
+                   f"{entries[0]['score']} and {entries[1]['score']}")
+            ok = False
+        if not ok:
+            return None
+        return ParsedMatch(names, entries, {"challenger": challenger} if challenger else {})
+
+    def fide_k(self, games: int, reached_master: bool) -> float:
+        """FIDE rule from games played before this match and whether 2400 was ever reached."""
+        if games < self.provisional_games:
+            return float(self.k_provisional)
+        return float(self.k_master if reached_master else self.k_standard)
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        ratings: dict[str, float] = {}
+        games: dict[str, int] = {}
+        master: dict[str, bool] = {}
+        events = []
+        for m in matches:
+            a, b = m.players
+            ra, rb = ratings.get(a, self.initial), ratings.get(b, self.initial)
+            ks = []
+            for p, r in ((a, ra), (b, rb)):
+                if self.k == "fide":
+                    ks.append(self.fide_k(games.get(p, 0), master.get(p, r >= self.master_rating)))
+                else:
+                    ks.append(float(self.k))
+            if self.k_of == "challenger":
+                # The aliases are resolved already, so the challenger is one of the two names.
+                ci = m.players.index(m.extra.get("challenger") or a)
+                ks = [ks[ci], ks[ci]]
+            exp_a = expected(ra, rb)
+            changes = []
+            for p, r, exp, entry, k in ((a, ra, exp_a, m.entries[0], ks[0]),
+                                        (b, rb, 1.0 - exp_a, m.entries[1], ks[1])):
+                s = float(entry["score"])
+                changes.append(Change(p, r, r + k * (s - exp), {"expected": exp, "score": s, "k": k}))
+            for c in changes:
+                ratings[c.player] = c.after
+                games[c.player] = games.get(c.player, 0) + 1
+                reached = master.get(c.player, c.before >= self.master_rating)
+                master[c.player] = reached or c.after >= self.master_rating
+            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
+        return events
+
+    def outcome(self, match: Match, index: int) -> str | None:
+        s = match.entries[index]["score"]
+        return "win" if s == 1 else "draw" if s == 0.5 else "loss"

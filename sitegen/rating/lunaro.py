@@ -1,0 +1,119 @@
+"""Lunaro: Elo on ping-adjusted ability, scored by goal share.
+
+Source: the Lunaro Rating Specification (quonnz, koza1brada, Yujas; 7 June
+2022), seed 000_13c2659b4c84b7a2.txt. CONTRACT section 4 `lunaro`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .base import (
+    BANDS_ALLOWED, Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
+    Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
+    round_half_away, valid_bands,
+)
+
+MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
+WINNING_GOALS = 20   # only one player can reach it: the match ends when someone does
+
+
+def sech(x: float) -> float:
+    """Hyperbolic secant, spec equation (1); 1/cosh keeps large pings from overflowing to nan."""
+    try:
+        return 1.0 / math.cosh(x)
+    except OverflowError:
+        return 0.0
+
+
+def ability(rating: float, ping: float, ping_influence: float) -> float:
+    """Spec equation (3): A = R * sech(P / I); the host plays at ping 0, so A = R."""
+    return rating * sech(ping / ping_influence)
+
+
+def goal_share(goals_a: int, goals_b: int) -> float:
+    """Spec equation (6); 0.5 for a 0-0 match is the contract's interpretation."""
+    total = goals_a + goals_b
+    return 0.5 if total == 0 else goals_a / total
+
+
+class Lunaro(MatchSystem):
+    name: ClassVar[str] = "lunaro"
+    integer_ratings: ClassVar[bool] = True
+    terms: ClassVar[tuple[str, ...]] = ("ability", "expected", "score", "k")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("initial", 1500, lambda v: is_int(v) and v >= 0, "a whole number >= 0",
+              "Rating of a new player. The spec sets none; 1500 is the contract's interpretation."),
+        Param("k", 50, either(positive, one_of("bands")), 'a number > 0, or "bands"',
+              "Spec equation (8): the curators unified K at 50; \"bands\" uses k_bands instead."),
+        Param("k_bands", [[0, 40], [1500, 20], [2500, 10]], valid_bands, BANDS_ALLOWED,
+              "Spec section 3: K 40 below 1500, 20 below 2500, 10 from 2500, chosen by R (not A)."),
+        Param("ping_influence", 300, positive, "a number > 0",
+              "Spec equation (2): I = 300; lower values punish high ping more."),
+    )
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("goals", lambda v: is_int(v) and 0 <= v <= MAX_GOALS, f"an integer 0..{MAX_GOALS}"),
+        Field("ping", lambda v: is_int(v) and v >= 0, "an integer >= 0 (milliseconds)"),
+        Field("host", lambda v: isinstance(v, bool), "true or false", default=False, required=False),
+    )
+
+    def __init__(self, *, initial: int = 1500, k: float | str = 50,
+                 k_bands: Sequence[Sequence[float]] = ((0, 40), (1500, 20), (2500, 10)),
+                 ping_influence: float = 300) -> None:
+        self.initial = initial
+        self.k = k
+        self.k_bands = [tuple(b) for b in k_bands]
+        self.ping_influence = ping_influence
+
+    def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2)
+        if parsed is None:
+            return None
+        names, entries = parsed
+        ok = True
+        winners = [i for i, e in enumerate(entries) if e["goals"] >= WINNING_GOALS]
+        if len(winners) > 1:
+            report(("players", winners[1], "goals"),
+                   f"only one player can reach {WINNING_GOALS} goals (the match ends when one does); "
+                   f"both have {entries[0]['goals']} and {entries[1]['goals']}")
+            ok = False
+        hosts = [i for i, e in enumerate(entries) if e["host"]]
+        if len(hosts) > 1:
+            report(("players", hosts[1], "host"), "at most one player can be the host")
+            ok = False
+        for i in hosts:
+            if entries[i]["ping"] != 0:
+                report(("players", i, "ping"), f"the host's ping must be 0, got {entries[i]['ping']}")
+                ok = False
+        return ParsedMatch(names, entries) if ok else None
+
+    def k_for(self, rating: float) -> float:
+        return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        ratings: dict[str, int] = {}
+        events = []
+        for m in matches:
+            (a, b), (ea, eb) = m.players, m.entries
+            ra, rb = ratings.get(a, self.initial), ratings.get(b, self.initial)
+            aa = ability(ra, ea["ping"], self.ping_influence)
+            ab = ability(rb, eb["ping"], self.ping_influence)
+            exp_a = expected(aa, ab)
+            s_a = goal_share(ea["goals"], eb["goals"])
+            changes = []
+            for name, r, abil, exp, s in ((a, ra, aa, exp_a, s_a), (b, rb, ab, 1.0 - exp_a, 1.0 - s_a)):
+                k = self.k_for(r)   # K follows the rank R, not the ability A
+                after = max(0, round_half_away(r + k * (s - exp)))
+                changes.append(Change(name, r, after,
+                                      {"ability": abil, "expected": exp, "score": s, "k": k}))
+            for c in changes:
+                ratings[c.player] = c.after
+            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
+        return events
+
+    def outcome(self, match: Match, index: int) -> str | None:
+        mine = match.entries[index]["goals"]
+        theirs = match.entries[1 - index]["goals"]
+        return "win" if mine > theirs else "loss" if mine < theirs else "draw"
