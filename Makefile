@@ -1,0 +1,47 @@
+# Two commands do all the set-up on a fresh machine:
+#   make site   virtual environment, install, build the demo site from matches/ and content/
+#   make test   install what the tests need (Debian's Chromium included) and run them all
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: site serve test install install-test chromium bench demo-data clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+install: $(VENV)/bin/python
+	$(PIP) install -q -e .
+
+install-test: $(VENV)/bin/python
+	$(PIP) install -q -e '.[test]'
+
+site: install
+	$(VENV)/bin/sitegen build --root . --out _site
+	@echo
+	@echo "The demo site is in _site/. View it with:"
+	@echo "    $(VENV)/bin/sitegen serve --root .     (then open http://127.0.0.1:8000/)"
+
+serve: install
+	$(VENV)/bin/sitegen serve --root .
+
+# The browser tests drive Debian's Chromium through Playwright; no browser is downloaded.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+test: install-test chromium
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) scripts/bench.py
+
+demo-data: $(VENV)/bin/python
+	$(PY) scripts/make_demo.py
+
+clean:
+	rm -rf _site bench-out .pytest_cache
