@@ -208,14 +208,14 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
     players: dict[str, PlayerInfo] = {}
     owner: dict[str, str] = {}     # every name and alias -> the player it belongs to
 
-    def claim(name: str, who: str, where: str) -> None:
+    def claim(name: str, who: str, where: str, line: int | None) -> None:
         if name in owner and owner[name] != who:
             problems.add(src.rel, f"{name!r} is already used by player {owner[name]!r}; "
                                   "a name or alias may belong to one player only",
-                         line=src.locate("players", who), field=where)
+                         line=line, field=where)
         elif name in owner:
             problems.add(src.rel, f"{name!r} is listed twice for the same player",
-                         line=src.locate("players", who), field=where)
+                         line=line, field=where)
         else:
             owner[name] = who
 
@@ -248,7 +248,7 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
             problems.add(src.rel, f"must be a list of names, got {type_name(raw_aliases)}",
                          line=src.locate("players", key, "aliases"), field=f"{where}.aliases")
             raw_aliases = []
-        claim(name, name, where)
+        claim(name, name, where, src.locate("players", key))
         for i, alias in enumerate(raw_aliases):
             problem = check_name(alias)
             if problem:
@@ -256,7 +256,7 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
                              field=f"{where}.aliases[{i}]")
                 continue
             alias = normalize_name(alias)
-            claim(alias, name, f"{where}.aliases[{i}]")
+            claim(alias, name, f"{where}.aliases[{i}]", src.locate("players", key, "aliases"))
             aliases.append(alias)
         players[name] = PlayerInfo(name, info.get("platform"), info.get("region"), tuple(aliases))
     canonical = {alias: p.name for p in players.values() for alias in p.aliases}

@@ -272,10 +272,50 @@ def _table_spans(text: str, name: str, start: int, end: int) -> list[tuple[int, 
     return spans
 
 
+_ANY_HEADER = re.compile(r"^[ \t]*(\[\[?)([^\n]*?)\]\]?[ \t]*(?:#[^\n]*)?$", re.M)
+
+
+def _header_keys(inner: str) -> tuple[str, ...] | None:
+    """The key path of a table header's inside (`players."Zoë"` -> ("players", "Zoë"))."""
+    try:
+        data = tomllib.loads(f"{inner} = 0")
+    except tomllib.TOMLDecodeError:
+        return None
+    keys: list[str] = []
+    while isinstance(data, dict) and len(data) == 1:
+        key, data = next(iter(data.items()))
+        keys.append(key)
+    return tuple(keys) if data == 0 else None
+
+
+def _standard_table(text: str, keys: tuple[str, ...]) -> tuple[int, int, int] | None:
+    """(header start, body start, body end) of the standard table ``[a.b]`` with these keys."""
+    line_starts = {0} | {j + 1 for j, c, depth in _scan(text, 0, len(text)) if c == "\n" and depth == 0}
+    heads = [m for m in _ANY_HEADER.finditer(text) if m.start() in line_starts]
+    for k, m in enumerate(heads):
+        if m.group(1) == "[" and _header_keys(m.group(2)) == keys:
+            end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+            return m.start(), m.end(), end
+    return None
+
+
 def locate(text: str, path: tuple[str | int, ...], table: tuple[str, int] | None = None) -> int | None:
     """Best-effort line of ``path`` inside the n-th ``[[table]]`` (or the whole file)."""
     start, end = 0, len(text)
     prefix = ""
+    if table is None:
+        # Keys under a standard table header: [params] k = ..., [players."ann"] aliases = ...
+        lead = 0
+        while lead < len(path) and isinstance(path[lead], str):
+            lead += 1
+        for n in range(lead, 0, -1):
+            found = _standard_table(text, tuple(path[:n]))     # type: ignore[arg-type]
+            if found is not None:
+                head, body, end = found
+                if n == len(path):
+                    return _line_of(text, head)
+                start, path = body, path[n:]
+                break
     if table is not None:
         name, index = table
         spans = _table_spans(text, name, 0, len(text))
