@@ -104,7 +104,11 @@ LEAGUE_KEYS = ("name", "system", "description", "params", "tiers")
 
 
 def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | None:
-    """Validate one league.toml; returns None (with problems recorded) if it is unusable."""
+    """Validate one league.toml; returns None (with problems recorded) if its system is unknown.
+
+    A league.toml with other problems still gives a config (bad values replaced by
+    defaults) so that its match files are checked too; the problems stop the build.
+    """
     src = league.config
     if src is None:
         return None
@@ -150,6 +154,7 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
                 value = raw_params[p.name]
                 if not p.check(value):
                     bad("params", f"must be {p.allowed}, got {value!r}", p.name)
+                    params[p.name] = p.default
                     continue
                 params[p.name] = value
             else:
@@ -162,8 +167,13 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
         description_html = render_markdown(description, allow_html=False).html
     except MarkupError as exc:
         bad("description", str(exc))
-    if len(problems) > count or cls is None:
+    if cls is None:
         return None
+    # With problems recorded the build stops anyway, but a known system still
+    # checks the league's match files (bad parameters fall back to defaults), so
+    # that every problem is reported in one run (CONTRACT section 6).
+    if len(problems) > count and not (isinstance(name, str) and name.strip()):
+        name = league.slug
     return LeagueConfig(
         slug=league.slug, name=name.strip(), system_name=system_name, system=cls(**params),
         params=params, explicit=frozenset(raw_params), description=description,
