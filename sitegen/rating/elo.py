@@ -17,6 +17,15 @@ from .base import (
 SCORES = (1, 0.5, 0)
 
 
+def new_ratings(r_a: float, r_b: float, s_a: float, k_a: float, k_b: float) -> tuple[float, float]:
+    """Seed, Elo methodology: ratings of A and B after A scores ``s_a`` (1, 0.5, 0) against B.
+
+    R'_A = R_A + K_A (S_A - E_A) and R'_B = R_B + K_B (1 - S_A - E_B), E_B = 1 - E_A.
+    """
+    e_a = expected(r_a, r_b)
+    return r_a + k_a * (s_a - e_a), r_b + k_b * ((1.0 - s_a) - (1.0 - e_a))
+
+
 class Elo(MatchSystem):
     name: ClassVar[str] = "elo"
     terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
@@ -101,11 +110,12 @@ class Elo(MatchSystem):
                 ci = m.players.index(m.extra.get("challenger") or a)
                 ks = [ks[ci], ks[ci]]
             exp_a = expected(ra, rb)
-            changes = []
-            for p, r, exp, entry, k in ((a, ra, exp_a, m.entries[0], ks[0]),
-                                        (b, rb, 1.0 - exp_a, m.entries[1], ks[1])):
-                s = float(entry["score"])
-                changes.append(Change(p, r, r + k * (s - exp), {"expected": exp, "score": s, "k": k}))
+            s_a = float(m.entries[0]["score"])      # validated: the two scores sum to 1
+            after_a, after_b = new_ratings(ra, rb, s_a, ks[0], ks[1])
+            changes = [
+                Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0]}),
+                Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1]}),
+            ]
             for c in changes:
                 ratings[c.player] = c.after
                 games[c.player] = games.get(c.player, 0) + 1
