@@ -20,7 +20,7 @@ HISTORY = "history"
 def _history_spec() -> dict[str, Any]:
     data = alt.Data(name=HISTORY)
     base = alt.Chart(data).encode(
-        x=alt.X("date:T", title=None, axis=alt.Axis(format="%b %Y", labelOverlap=True)),
+        x=alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6)),
         y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
     )
     tooltip = [

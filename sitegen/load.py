@@ -26,6 +26,10 @@ class TomlFile:
     text: str
     data: dict[str, Any]
 
+    def table_lines(self, name: str) -> list[int]:
+        """First line of each [[name]] table, in order (empty if written inline)."""
+        return [_line_of(self.text, start) for start, _ in _table_spans(self.text, name, 0, len(self.text))]
+
     def locate(self, *path: str | int, table: tuple[str, int] | None = None) -> int | None:
         """Best-effort 1-based line of a value, e.g. locate("players", 1, "goals", table=("match", 2))."""
         return locate(self.text, path, table)

@@ -73,6 +73,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
     if not raw_matches and not (set(data) - {"match"}):
         problems.add(f.rel, "holds no [[match]] table; remove the file or add a match")
     out = []
+    starts = f.table_lines("match")
     for index, raw in enumerate(raw_matches):
         position = index + 1
         table = ("match", index)
@@ -147,7 +148,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
-                  players=names, entries=parsed.entries, extra=extra, line=f.locate(table=table))
+                  players=names, entries=parsed.entries, extra=extra, line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m))
     return out
