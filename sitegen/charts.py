@@ -34,7 +34,7 @@ def _history_spec() -> dict[str, Any]:
     chart = alt.layer(
         base.mark_line(interpolate="step-after", strokeWidth=2),
         base.mark_point(filled=True, size=28).encode(tooltip=tooltip),
-    ).properties(width="container", height=260, title=alt.Title("Rating history", anchor="start"))
+    ).properties(width="container", height=260)
     spec = chart.to_dict()
     spec.pop("datasets", None)
     return spec

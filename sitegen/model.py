@@ -37,6 +37,7 @@ class MatchLine:
     delta: float | None
     terms: dict[str, float | None]
     tier: Tier | None = None
+    formula: str = ""                 # how the change follows from the terms
 
 
 @dataclass(slots=True)
@@ -125,6 +126,16 @@ def describe_entry(system: str, entry: dict[str, Any], result: str | None) -> st
     return ", ".join(f"{k} {v}" for k, v in entry.items() if v is not None)
 
 
+def formula(terms: dict[str, float | None], integer: bool) -> str:
+    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded"."""
+    if not {"k", "score", "expected"} <= terms.keys():
+        return ""
+    k, s, e = terms["k"], terms["score"], terms["expected"]
+    raw = k * (s - e)
+    text = f"{k:g} × ({s:.3f} − {e:.3f}) = {raw:+.2f}".replace("-", "−")
+    return text + (", rounded" if integer else "")
+
+
 def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     config = rated.league.config
     system = config.system
@@ -162,7 +173,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             result = system.outcome(m, i)
             lines.append(MatchLine(link(name), describe_entry(config.system_name, dict(entry), result),
                                    result, c.before, c.after, c.delta, dict(c.terms),
-                                   config.tier_of(c.after)))
+                                   config.tier_of(c.after), formula(dict(c.terms), system.integer_ratings)))
         view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key)
         views.append(view)
         for i, line in enumerate(lines):
