@@ -1,0 +1,131 @@
+"""Helpers shared by the tests: reading built data, running the CLI, snapshots of folders."""
+
+from __future__ import annotations
+
+import csv
+import re
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import build, check
+from sitegen.problems import InvalidInput
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``{relative path: text or bytes}`` under root (text as UTF-8, "\\n" kept as is)."""
+    for rel, content in files.items():
+        path = root.joinpath(*rel.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(content)
+    return root
+
+
+def league_toml(system: str, *, name: str = "Test League", params: str = "", extra: str = "") -> str:
+    text = f'name = "{name}"\nsystem = "{system}"\n{extra}'
+    if params:
+        text += f"\n[params]\n{params}\n"
+    return text
+
+
+def problems_of(root: Path) -> list:
+    """The problems `check(root)` raises (fails the test if the site is valid)."""
+    with pytest.raises(InvalidInput) as info:
+        check(root)
+    return info.value.problems
+
+
+def build_data(root: Path, league: str, out: Path | None = None) -> dict[str, str]:
+    """Build root in-process and return data/<league>/* as {file name: text}."""
+    out = out or root / "_site"
+    build(root, out)
+    folder = out / "data" / league
+    return {p.name: p.read_bytes().decode("utf-8") for p in folder.iterdir()}
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run `python -m sitegen ARGS` in a child process, importing this checkout's package."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-m", "sitegen", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def tree_snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) under ``folder``, by relative path."""
+    out: dict[str, bytes | None] = {}
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder).as_posix()
+        out[rel] = p.read_bytes() if p.is_file() else None
+    return out
+
+
+def looks_like_traceback(text: str) -> bool:
+    return "Traceback (most recent call last)" in text or bool(
+        re.search(r'^\s*File ".*", line \d+', text, re.M))
+
+
+def league_data(root: Path, slug: str) -> dict[str, str]:
+    """data/<slug>/* as a build writes them, without rendering pages: check -> rate -> tables."""
+    from sitegen.build import rate
+    from sitegen.data import league_files
+
+    for rated in rate(check(root)):
+        if rated.league.config.slug == slug:
+            return league_files(rated)
+    raise AssertionError(f"no league {slug!r} in {root}")
+
+
+def rows_of(data: dict[str, str], table: str) -> list[dict[str, str]]:
+    return read_csv(data[f"{table}.csv"])
+
+
+def elo_match(played: str, a: str, s_a: float, b: str, s_b: float, *,
+              challenger: str | None = None, id: str | None = None) -> str:
+    """One [[match]] table of an elo league."""
+    lines = ["[[match]]"]
+    if id is not None:
+        lines.append(f'id = "{id}"')
+    lines.append(f"played = {played}")
+    if challenger is not None:
+        lines.append(f'challenger = "{challenger}"')
+    lines.append(f'players = [{{ name = "{a}", score = {s_a} }}, {{ name = "{b}", score = {s_b} }}]')
+    return "\n".join(lines) + "\n\n"
+
+
+def lunaro_match(played: str, a: str, goals_a: int, ping_a: int, b: str, goals_b: int, ping_b: int, *,
+                 host: int | None = None, id: str | None = None) -> str:
+    """One [[match]] table of a lunaro league; ``host`` is 0 or 1 (the player with host = true)."""
+    lines = ["[[match]]"]
+    if id is not None:
+        lines.append(f'id = "{id}"')
+    lines.append(f"played = {played}")
+    players = []
+    for i, (name, goals, ping) in enumerate(((a, goals_a, ping_a), (b, goals_b, ping_b))):
+        h = ", host = true" if host == i else ""
+        players.append(f'{{ name = "{name}", goals = {goals}, ping = {ping}{h} }}')
+    lines.append(f"players = [{', '.join(players)}]")
+    return "\n".join(lines) + "\n\n"
+
+
+def day(n: int) -> str:
+    """The n-th (0-based) of a run of distinct UTC timestamps, one minute apart."""
+    from datetime import datetime, timedelta, timezone
+
+    t = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=n)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
