@@ -116,7 +116,8 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
     count = len(problems)
 
     def bad(key: str, message: str, *path: str | int) -> None:
-        problems.add(src.rel, message, line=src.locate(key, *path), field=".".join(map(str, (key, *path))))
+        field = key + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)   # tiers[2]
+        problems.add(src.rel, message, line=src.locate(key, *path), field=field)
 
     for key in sorted(set(data) - set(LEAGUE_KEYS)):
         bad(key, f"unknown key; allowed keys: {', '.join(LEAGUE_KEYS)}")
