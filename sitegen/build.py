@@ -11,6 +11,7 @@ from .data import league_files
 from .history import RatedLeague, rate_league
 from .load import load_site
 from .problems import InvalidInput, Problems
+from .pages import check_templates
 from .validate import League, league_matches
 from .write import Output
 
@@ -39,6 +40,7 @@ def check(root: Path) -> Site:
             continue
         leagues.append(league_matches(league_source, config, roster, problems))
     content = load_content(root, [lg.config for lg in leagues], problems)
+    check_templates(root, problems)
     if problems:
         raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
     return Site(root, settings, roster, tuple(leagues), tuple(content))

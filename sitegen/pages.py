@@ -6,7 +6,10 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import jinja2
+
 from .charts import history_chart
+from .problems import InvalidInput, Problem, Problems
 from .content import ContentPage
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view, record_by_opponent
@@ -30,6 +33,30 @@ TERM_LABELS = {
     "rd_before": "RD before", "rd_after": "RD after",
     "volatility_before": "σ before", "volatility_after": "σ after",
 }
+
+
+def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Problem:
+    """A template error as a problem of the template file, with its line when Jinja knows it."""
+    filename = getattr(exc, "filename", None) or name
+    path = Path(filename)
+    shown = path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) \
+        else f"templates/{getattr(exc, 'name', None) or name}"
+    return Problem(shown, getattr(exc, "lineno", None), None, None,
+                   f"template error: {exc.message or exc}")
+
+
+def check_templates(root: Path, problems: Problems) -> None:
+    """Compile the site's own templates so that `sitegen check` reports their syntax errors."""
+    folder = root / "templates"
+    if not folder.is_dir():
+        return
+    env = environment([folder, BUILTIN_TEMPLATES])
+    for f in sorted(folder.rglob("*.html")):
+        try:
+            env.get_template(f.relative_to(folder).as_posix())
+        except jinja2.TemplateError as exc:
+            p = template_problem(root, exc, f.relative_to(folder).as_posix())
+            problems.add(p.file, p.message, line=p.line)
 
 
 @functools.cache
@@ -77,7 +104,11 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     def page(path: str, template: str, **context: Any) -> None:
         depth = path.count("/")
         ctx = {**common, **context, "root": "../" * depth, "path": path}
-        output.add(path, env.get_template(template).render(ctx))
+        try:
+            html = env.get_template(template).render(ctx)
+        except jinja2.TemplateError as exc:
+            raise InvalidInput([template_problem(site.root, exc, template)]) from None
+        output.add(path, html)
 
     recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
                     key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
