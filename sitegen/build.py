@@ -10,7 +10,7 @@ from .content import ContentPage, load_content
 from .data import league_files
 from .history import RatedLeague, rate_league
 from .load import load_site
-from .problems import InvalidInput, Problems
+from .problems import InvalidInput, Problem, Problems
 from .pages import check_templates
 from .validate import League, league_matches
 from .write import Output
@@ -54,6 +54,11 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched."""
     from .pages import render_site
 
+    root, out = root.resolve(), out.resolve()
+    if root == out or root.is_relative_to(out):
+        # The output folder is replaced whole: it must never hold the site's own files.
+        raise InvalidInput([Problem(str(out), message="the output folder would replace the site's own "
+                                    "files; choose a folder such as ROOT/_site")])
     site = check(root)
     rated = rate(site)
     output = Output()

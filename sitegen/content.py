@@ -80,8 +80,7 @@ def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) ->
         if len(parts) == 2 and parts[0] == "spec" and parts[1][:-3] in SYSTEMS:
             system = parts[1][:-3]
             shortcodes["params"] = params_table(system, leagues)
-        shown = path if file.is_relative_to(root) else f"(built-in) content/{path}"
-        shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else shown
+        shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else f"content/{path} (built-in)"
         try:
             text = file.read_text(encoding="utf-8")
             rendered = render_markdown(text, shortcodes=shortcodes)

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from .charts import history_chart
-from .problems import InvalidInput, Problem, Problems
-from .content import ContentPage
 from .history import RatedLeague
-from .model import LeagueView, PlayerView, league_view, record_by_opponent
+from .model import PlayerView, league_view, record_by_opponent
+from .problems import InvalidInput, Problem, Problems
 from .render import environment, fmt_delta, iso
 from .write import Output
 
