@@ -12,11 +12,12 @@ from .problems import InvalidInput
 EXIT_OK, EXIT_INVALID = 0, 1
 
 
-def _report(exc: InvalidInput) -> int:
+def _report(exc: InvalidInput, *, wrote: bool) -> int:
     for problem in exc.problems:
         print(problem, file=sys.stderr)
     n = len(exc.problems)
-    print(f"sitegen: {n} problem{'s' if n != 1 else ''} found; nothing was written.", file=sys.stderr)
+    tail = "; the previous output was left untouched." if wrote else "."
+    print(f"sitegen: {n} problem{'s' if n != 1 else ''} found{tail}", file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -31,7 +32,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         output = build(args.root, out, base_url=args.base_url)
     except InvalidInput as exc:
-        return _report(exc)
+        return _report(exc, wrote=True)
     except OSError as exc:
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
@@ -45,7 +46,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         site = check(args.root)
     except InvalidInput as exc:
-        return _report(exc)
+        return _report(exc, wrote=False)
     matches = sum(len(lg.matches) for lg in site.leagues)
     print(f"sitegen: {len(site.leagues)} leagues, {matches} matches: all valid")
     return EXIT_OK
@@ -54,7 +55,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port)
+    try:
+        return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port)
+    except OSError as exc:
+        print(f"sitegen: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}; "
+              "try another --port", file=sys.stderr)
+        return EXIT_INVALID
 
 
 def parser() -> argparse.ArgumentParser:
