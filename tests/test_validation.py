@@ -1,0 +1,541 @@
+"""Validation (CONTRACT sections 2, 3, 4, 5, 6): every rule, located by file, line, match and field.
+
+Each case plants one problem in an otherwise valid site and checks the report:
+the file relative to the root, the line where it can be known, the match (id or
+position), the field, and that the message says what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from helpers import (
+    league_toml, looks_like_traceback, problems_of, run_cli, tree_snapshot, write_files,
+)
+from sitegen.build import check
+
+# --- a valid site, and match files with known line numbers ----------------------------------
+
+LU_LEAGUE = league_toml("lunaro")
+EL_LEAGUE = league_toml("elo")
+
+LU_P0 = '{ name = "A", goals = 20, ping = 0, host = true }'
+LU_P1 = '{ name = "B", goals = 10, ping = 40 }'
+EL_P0 = '{ name = "A", score = 1 }'
+EL_P1 = '{ name = "B", score = 0 }'
+
+
+def first_match(p0: str, p1: str) -> str:
+    return f"[[match]]\nplayed = 2024-01-01\nplayers = [\n  {p0},\n  {p1},\n]\n"
+
+
+LU_FIRST = first_match(LU_P0, LU_P1)
+EL_FIRST = first_match(EL_P0, EL_P1)
+
+
+def match_file(p0: str, p1: str, *, first: str, played: str = "played = 2024-01-02",
+               extra: str = 'notes = "n"', players: str | None = None) -> str:
+    """Two matches; the second (match #2) is the one with the planted problem.
+
+    line 1-6: match #1 (valid), line 8: [[match]], 9: played, 10: extra,
+    11: players = [, 12: player 0, 13: player 1, 14: ]
+    """
+    body = players or f"players = [\n  {p0},\n  {p1},\n]"
+    return f"{first}\n[[match]]\n{played}\n{extra}\n{body}\n"
+
+
+def lu(p0=LU_P0, p1=LU_P1, **kw) -> dict[str, str]:
+    return {"matches/lu/league.toml": LU_LEAGUE, "matches/lu/m.toml": match_file(p0, p1, first=LU_FIRST, **kw)}
+
+
+def el(p0=EL_P0, p1=EL_P1, **kw) -> dict[str, str]:
+    return {"matches/el/league.toml": EL_LEAGUE, "matches/el/m.toml": match_file(p0, p1, first=EL_FIRST, **kw)}
+
+
+@dataclass
+class Case:
+    files: dict[str, str | bytes]
+    file: str
+    line: int | None
+    field: str | None
+    says: tuple[str, ...]                 # words of the message (what is wrong / allowed)
+    match: str | None = None              # id or position shown for the match
+    count: int = 1                        # problems the site has in all
+    extra: dict = field(default_factory=dict)
+
+
+LU_M, EL_M = "matches/lu/m.toml", "matches/el/m.toml"
+M2 = "#2"
+
+CASES = {
+    # ---- common match keys
+    "unknown match key": Case(lu(extra='colour = "red"'), LU_M, 10, "colour", ("unknown", "played", "players"), M2),
+    "unknown elo match key from another system": Case(el(extra='platform = "pc"'), EL_M, 10, "platform",
+                                                      ("unknown", "challenger"), M2),
+    "missing played": Case(lu(played="# (no played)"), LU_M, 8, "played", ("missing", "2024-05-01"), M2),
+    "played as a string": Case(lu(played='played = "2024-01-02"'), LU_M, 9, "played", ("date",), M2),
+    "played time only": Case(lu(played="played = 12:30:00"), LU_M, 9, "played", ("date",), M2),
+    "played as a number": Case(lu(played="played = 20240102"), LU_M, 9, "played", ("date",), M2),
+    "id with a space": Case(lu(extra='id = "bad id"'), LU_M, 10, "id", ("letters", "digits", "64"), "bad id"),
+    "id starting with a dash": Case(lu(extra='id = "-x"'), LU_M, 10, "id", ("starting with",), "-x"),
+    "id with a slash": Case(lu(extra='id = "a/b"'), LU_M, 10, "id", ("letters",), "a/b"),
+    "id too long": Case(lu(extra=f'id = "{"a" * 65}"'), LU_M, 10, "id", ("64",), "a" * 65),
+    "id not a string": Case(lu(extra="id = 7"), LU_M, 10, "id", ("string",), M2),
+    "explicit id equal to a default id": Case(lu(extra='id = "m-1"'), LU_M, 10, "id", ("duplicate", "m-1"),
+                                             "m-1"),
+    "notes not a string": Case(lu(extra="notes = 5"), LU_M, 10, "notes", ("string",), M2),
+    "players not a list": Case(lu(players='players = "A vs B"'), LU_M, 11, "players", ("list",), M2),
+    "players missing": Case(lu(players="# no players"), LU_M, 8, "players", ("list",), M2),
+    "three lunaro players": Case(lu(p1=LU_P1 + ', { name = "C", goals = 1, ping = 3 }'), LU_M, 11, "players",
+                                 ("exactly 2", "3"), M2),
+    "one elo player": Case(el(p1="# nobody"), EL_M, 11, "players", ("exactly 2", "1"), M2),
+    # ---- names
+    "name missing": Case(lu(p1="{ goals = 10, ping = 40 }"), LU_M, 13, "players[1].name", ("missing",), M2),
+    "name empty": Case(lu(p1='{ name = "", goals = 10, ping = 40 }'), LU_M, 13, "players[1].name",
+                       ("non-empty",), M2),
+    "name whitespace only": Case(lu(p1='{ name = " \\t ", goals = 10, ping = 40 }'), LU_M, 13,
+                                 "players[1].name", ("non-empty",), M2),
+    "name too long": Case(lu(p1=f'{{ name = "{"n" * 65}", goals = 10, ping = 40 }}'), LU_M, 13,
+                          "players[1].name", ("64",), M2),
+    "name not a string": Case(el(p0="{ name = 5, score = 1 }"), EL_M, 12, "players[0].name", ("string",), M2),
+    "same player twice": Case(lu(p1='{ name = "A", goals = 10, ping = 40 }'), LU_M, 13, "players[1].name",
+                              ("'A'", "once"), M2),
+    "same player twice after trimming": Case(el(p1='{ name = " A ", score = 0 }'), EL_M, 13, "players[1].name",
+                                             ("once",), M2),
+    "same player twice via NFD/NFC": Case(el(p0='{ name = "Zo\u00eb", score = 1 }',
+                                             p1='{ name = "Zoe\u0308", score = 0 }'),
+                                          EL_M, 13, "players[1].name", ("once",), M2),
+    "same player twice via an alias": Case(
+        {**el(p1='{ name = "Al", score = 0 }'), "matches/players.toml": '[players."A"]\naliases = ["Al"]\n'},
+        EL_M, 13, "players[1].name", ("'Al'", "alias", "once"), M2),
+    "unknown player key": Case(lu(p1='{ name = "B", goals = 10, ping = 40, score = 1 }'), LU_M, 13,
+                               "players[1].score", ("unknown", "goals", "ping", "host"), M2),
+    "player not a table": Case(el(p1='"B"'), EL_M, 13, "players[1]", ("table",), M2),
+    # ---- lunaro
+    "goals above 22": Case(lu(p1='{ name = "B", goals = 23, ping = 40 }'), LU_M, 13, "players[1].goals",
+                           ("0..22",), M2),
+    "goals negative": Case(lu(p1='{ name = "B", goals = -1, ping = 40 }'), LU_M, 13, "players[1].goals",
+                           ("0..22",), M2),
+    "goals a float": Case(lu(p1='{ name = "B", goals = 3.0, ping = 40 }'), LU_M, 13, "players[1].goals",
+                          ("integer", "0..22"), M2),
+    "goals a boolean": Case(lu(p0='{ name = "A", goals = true, ping = 0 }'), LU_M, 12, "players[0].goals",
+                            ("integer", "0..22"), M2),
+    "goals missing": Case(lu(p1='{ name = "B", ping = 40 }'), LU_M, 13, "players[1].goals", ("missing", "0..22"),
+                          M2),
+    "two players with 20 or more": Case(lu(p1='{ name = "B", goals = 21, ping = 40 }'), LU_M, 13,
+                                        "players[1].goals", ("20",), M2),
+    "ping negative": Case(lu(p1='{ name = "B", goals = 10, ping = -5 }'), LU_M, 13, "players[1].ping",
+                          (">= 0",), M2),
+    "ping a float": Case(lu(p1='{ name = "B", goals = 10, ping = 40.5 }'), LU_M, 13, "players[1].ping",
+                         ("integer",), M2),
+    "ping missing": Case(lu(p1='{ name = "B", goals = 10 }'), LU_M, 13, "players[1].ping", ("missing",), M2),
+    "two hosts": Case(lu(p1='{ name = "B", goals = 10, ping = 0, host = true }'), LU_M, 13, "players[1].host",
+                      ("one",), M2),
+    "host with ping": Case(lu(p0='{ name = "A", goals = 20, ping = 30, host = true }'), LU_M, 12,
+                           "players[0].ping", ("host", "0"), M2),
+    "host not a boolean": Case(lu(p0='{ name = "A", goals = 20, ping = 0, host = "yes" }'), LU_M, 12,
+                               "players[0].host", ("true or false",), M2),
+    # ---- elo
+    "score 2": Case(el(p0='{ name = "A", score = 2 }'), EL_M, 12, "players[0].score", ("1, 0.5 or 0",), M2),
+    "score 0.25": Case(el(p0='{ name = "A", score = 0.25 }', p1='{ name = "B", score = 0.75 }'), EL_M, 12,
+                       "players[0].score", ("1, 0.5 or 0",), M2, count=2),
+    "score a string": Case(el(p0='{ name = "A", score = "1" }'), EL_M, 12, "players[0].score", ("1, 0.5 or 0",),
+                           M2),
+    "score a boolean": Case(el(p0='{ name = "A", score = true }'), EL_M, 12, "players[0].score",
+                            ("1, 0.5 or 0",), M2),
+    "scores 1 and 1": Case(el(p1='{ name = "B", score = 1 }'), EL_M, 13, "players[1].score", ("sum to 1",), M2),
+    "scores 0.5 and 0": Case(el(p0='{ name = "A", score = 0.5 }'), EL_M, 13, "players[1].score",
+                             ("sum to 1",), M2),
+    "challenger not a player": Case(el(extra='challenger = "Q"'), EL_M, 10, "challenger",
+                                    ("'Q'", "'A'", "'B'"), M2),
+    "challenger not a string": Case(el(extra="challenger = 3"), EL_M, 10, "challenger", ("string",), M2),
+    # ---- match files
+    "toml syntax error": Case({"matches/lu/league.toml": LU_LEAGUE,
+                               "matches/lu/m.toml": '[[match]]\nplayed = 2024-01-01\nplayers = [ { name = "A", } ]\n'},
+                              LU_M, 3, None, ("invalid TOML",)),
+    "toml syntax error at the end": Case({"matches/lu/league.toml": LU_LEAGUE,
+                                          "matches/lu/m.toml": '[[match]]\nplayers = [ { name = "A" }\n'},
+                                         LU_M, None, None, ("invalid TOML", "Unclosed")),
+    "invalid utf-8": Case({"matches/lu/league.toml": LU_LEAGUE,
+                           "matches/lu/m.toml": b'[[match]]\nnotes = "caf\xe9"\n'}, LU_M, None, None, ("UTF-8",)),
+    "file with no match": Case({**lu(), "matches/lu/empty.toml": "# nothing yet\n"}, "matches/lu/empty.toml",
+                               None, None, ("[[match]]",)),
+    "unknown top-level key in a match file": Case({**lu(), "matches/lu/t.toml": 'title = "x"\n'},
+                                                  "matches/lu/t.toml", 1, "title", ("[[match]]",)),
+    "match file outside a league": Case({**lu(), "matches/loose.toml": 'x = 1\n'}, "matches/loose.toml", None,
+                                        None, ("league folder",)),
+    # ---- league.toml (lines: 1 name, 2 system, 3 extra, 4 [params], 5.. params)
+    "unknown league key": Case({**lu(), "matches/lu/league.toml": league_toml("lunaro", extra="colour = 1\n")},
+                               "matches/lu/league.toml", 3, "colour", ("unknown", "name", "system", "params")),
+    "unknown system": Case({**lu(), "matches/lu/league.toml": 'name = "L"\nsystem = "glicko3"\n'},
+                           "matches/lu/league.toml", 2, "system", ("glicko3", "elo", "lunaro")),
+    "system not a string": Case({**lu(), "matches/lu/league.toml": 'name = "L"\nsystem = 5\n'},
+                                "matches/lu/league.toml", 2, "system", ("elo", "lunaro")),
+    "system missing": Case({**lu(), "matches/lu/league.toml": 'name = "L"\n'}, "matches/lu/league.toml", None,
+                           "system", ("missing", "elo", "lunaro")),
+    "name missing in league.toml": Case({**lu(), "matches/lu/league.toml": 'system = "lunaro"\n'},
+                                        "matches/lu/league.toml", None, "name", ("missing",)),
+    "name empty in league.toml": Case({**lu(), "matches/lu/league.toml": 'name = " "\nsystem = "lunaro"\n'},
+                                      "matches/lu/league.toml", 1, "name", ("non-empty",)),
+    "description not a string": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", extra="description = 5\n")},
+        "matches/lu/league.toml", 3, "description", ("string",)),
+    "unknown parameter": Case({**lu(), "matches/lu/league.toml": league_toml("lunaro", params="k = 50\nkk = 1")},
+                              "matches/lu/league.toml", 6, "params.kk",
+                              ("unknown", "initial", "k", "k_bands", "ping_influence")),
+    "parameter of another system": Case(
+        {**el(), "matches/el/league.toml": league_toml("elo", params="ping_influence = 300")},
+        "matches/el/league.toml", 5, "params.ping_influence", ("unknown", "k_of")),
+    "k negative": Case({**lu(), "matches/lu/league.toml": league_toml("lunaro", params="k = -5")},
+                       "matches/lu/league.toml", 5, "params.k", ("> 0", '"bands"', "-5")),
+    "k misspelt": Case({**el(), "matches/el/league.toml": league_toml("elo", params='initial = 1500\nk = "fid"')},
+                       "matches/el/league.toml", 6, "params.k", ('"fide"', "fid")),
+    "k a boolean": Case({**el(), "matches/el/league.toml": league_toml("elo", params="k = true")},
+                        "matches/el/league.toml", 5, "params.k", ("number",)),
+    "k_bands unsorted": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", params="k_bands = [[1500, 20], [0, 40]]")},
+        "matches/lu/league.toml", 5, "params.k_bands", ("increasing",)),
+    "k_bands malformed": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", params='k_bands = [[0, "forty"]]')},
+        "matches/lu/league.toml", 5, "params.k_bands", ("[min_rating, k]",)),
+    "initial a boolean (lunaro)": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", params="initial = true")},
+        "matches/lu/league.toml", 5, "params.initial", ("whole number",)),
+    "initial a boolean (elo)": Case(
+        {**el(), "matches/el/league.toml": league_toml("elo", params="initial = true")},
+        "matches/el/league.toml", 5, "params.initial", ("number",)),
+    "initial a string": Case(
+        {**el(), "matches/el/league.toml": league_toml("elo", params='initial = "1500"')},
+        "matches/el/league.toml", 5, "params.initial", ("number",)),
+    "k_of misspelt": Case({**el(), "matches/el/league.toml": league_toml("elo", params='k_of = "both"')},
+                          "matches/el/league.toml", 5, "params.k_of", ('"challenger"', '"each"')),
+    "ping_influence zero": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", params="ping_influence = 0")},
+        "matches/lu/league.toml", 5, "params.ping_influence", ("> 0",)),
+    "provisional_games a float": Case(
+        {**el(), "matches/el/league.toml": league_toml("elo", params="provisional_games = 30.5")},
+        "matches/el/league.toml", 5, "params.provisional_games", ("whole number",)),
+    "params not a table": Case({**lu(), "matches/lu/league.toml": league_toml("lunaro", extra="params = 5\n")},
+                               "matches/lu/league.toml", 3, "params", ("table",)),
+    "tiers not increasing": Case(
+        {**lu(), "matches/lu/league.toml": league_toml(
+            "lunaro", extra='tiers = [\n  [0, "Bronze"],\n  [1500, "Gold"],\n  [1200, "Silver"],\n]\n')},
+        "matches/lu/league.toml", 6, "tiers[2]", ("increase",)),
+    "tiers malformed pair": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", extra='tiers = [[0, "Bronze"], ["Gold", 1500]]\n')},
+        "matches/lu/league.toml", 3, "tiers[1]", ('[min_rating, "Name"]',)),
+    "tiers not a list": Case(
+        {**lu(), "matches/lu/league.toml": league_toml("lunaro", extra='tiers = "gold"\n')},
+        "matches/lu/league.toml", 3, "tiers", ("list",)),
+    "league.toml syntax error": Case({**lu(), "matches/lu/league.toml": 'name = "L"\nsystem = lunaro\n'},
+                                     "matches/lu/league.toml", 2, None, ("invalid TOML",)),
+    "missing league.toml": Case({**lu(), "matches/nolg/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)}, "matches/nolg", None,
+                                None, ("league.toml",)),
+    "bad league slug": Case({"matches/Bad_Slug/league.toml": LU_LEAGUE,
+                             "matches/Bad_Slug/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)},
+                            "matches/Bad_Slug", None, None, ("Bad_Slug", "slug", "lower-case")),
+    "league slug starting with a dash": Case({"matches/-x/league.toml": LU_LEAGUE,
+                                              "matches/-x/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)},
+                                             "matches/-x", None, None, ("slug",)),
+    # ---- players.toml
+    "unknown key in a player": Case(
+        {**el(), "matches/players.toml": '[players."A"]\nregion = "EU"\ncolour = "red"\n'},
+        "matches/players.toml", 3, "colour", ("unknown", "platform", "region", "aliases")),
+    "unknown top-level key in players.toml": Case(
+        {**el(), "matches/players.toml": 'version = 2\n[players."A"]\nregion = "EU"\n'},
+        "matches/players.toml", 1, "version", ("players",)),
+    "alias of two players": Case(
+        {**el(), "matches/players.toml": '[players."ann"]\naliases = ["x"]\n\n[players."bob"]\naliases = ["x"]\n'},
+        "matches/players.toml", 5, "aliases[0]", ("'x'", "'ann'")),
+    "alias equal to another's name": Case(
+        {**el(), "matches/players.toml": '[players."ann"]\naliases = ["bob"]\n\n[players."bob"]\nregion = "EU"\n'},
+        "matches/players.toml", 4, "'bob'", ("'bob'", "'ann'")),
+    "alias equal to another's name, NFD": Case(
+        {**el(), "matches/players.toml": '[players."Zo\u00eb"]\n\n[players."x"]\naliases = ["Zoe\u0308"]\n'},
+        "matches/players.toml", 4, "aliases[0]", ("already used",)),
+    "aliases not a list": Case(
+        {**el(), "matches/players.toml": '[players."A"]\naliases = "Al"\n'},
+        "matches/players.toml", 2, "aliases", ("list",)),
+    "alias empty": Case(
+        {**el(), "matches/players.toml": '[players."A"]\naliases = ["Al", "  "]\n'},
+        "matches/players.toml", 2, "aliases[1]", ("non-empty",)),
+    "platform not a string": Case(
+        {**el(), "matches/players.toml": '[players."A"]\nplatform = 3\n'},
+        "matches/players.toml", 2, "platform", ("string",)),
+    "players.toml syntax error": Case(
+        {**el(), "matches/players.toml": '[players."A"]\naliases = ["Al" "B"]\n'},
+        "matches/players.toml", 2, None, ("invalid TOML",)),
+    # ---- pyproject.toml [tool.sitegen]
+    "unknown site setting": Case({**el(), "pyproject.toml": '[project]\nname = "x"\n\n[tool.sitegen]\ntitel = "x"\n'},
+                                 "pyproject.toml", None, "tool.sitegen.titel", ("unknown", "title", "base_url")),
+    "site setting not a string": Case({**el(), "pyproject.toml": "[tool.sitegen]\ntitle = 5\n"},
+                                      "pyproject.toml", None, "tool.sitegen.title", ("string",)),
+}
+
+
+def find(problems, case: Case):
+    """The problem the case planted: same file, and the field (or the words) it names."""
+    for p in problems:
+        if p.file != case.file:
+            continue
+        if case.field is not None and (p.field is None or not p.field.endswith(case.field)):
+            continue
+        if all(w.lower() in p.message.lower() for w in case.says):
+            return p
+    return None
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=list(CASES))
+def test_each_rule(make_site, case: Case):
+    root = make_site(case.files)
+    problems = problems_of(root)
+    text = "\n".join(map(str, problems))
+    assert len(problems) == case.count, text
+    p = find(problems, case)
+    assert p is not None, text
+    if case.line is not None:
+        assert p.line == case.line, text
+    if case.match is not None:
+        assert p.match is not None and case.match in p.match, text
+    # the report line: "FILE[:LINE]: [match M: ][FIELD: ]message"
+    line = str(p)
+    assert line.startswith(case.file + (f":{case.line}: " if case.line else ""))
+    if case.field:
+        assert f"{p.field}: " in line
+    assert str(root) not in line
+
+
+@pytest.mark.parametrize("files", [
+    lu(p0='{ name = "A", goals = 22, ping = 0 }', p1='{ name = "B", goals = 19, ping = 40 }'),
+    lu(p0='{ name = "A", goals = 19, ping = 0 }', p1='{ name = "B", goals = 19, ping = 0 }'),
+    lu(p0='{ name = "A", goals = 0, ping = 0, host = false }', p1='{ name = "B", goals = 0, ping = 999 }'),
+    lu(extra=f'id = "{"a" * 64}"'),
+    lu(extra='id = "A.b_c-9"'),
+    lu(p0=f'{{ name = "{"n" * 64}", goals = 20, ping = 0 }}'),
+    lu(p0=f'{{ name = "  {"n" * 64}  ", goals = 20, ping = 0 }}'),        # 64 after trimming
+    el(p0='{ name = "A", score = 0.5 }', p1='{ name = "B", score = 0.5 }'),
+    el(p0='{ name = "A", score = 1.0 }', p1='{ name = "B", score = 0.0 }'),
+    el(extra='challenger = "B"'),
+    el(extra='challenger = " B "'),
+    {**el(extra='challenger = "Bee"'), "matches/players.toml": '[players."B"]\naliases = ["Bee"]\n'},
+    lu(played="played = 2024-01-02T10:00:00.123456+05:45"),
+    {**lu(), "matches/lu/league.toml": league_toml("lunaro", params='k = "bands"\nk_bands = [[0, 40]]\n'
+                                                                   "initial = 0\nping_influence = 12.5")},
+    {**el(), "matches/el/league.toml": league_toml("elo", params="k = 16.5\ninitial = -100\nmaster_rating = 1600")},
+    {**el(), "matches/el/league.toml": league_toml(
+        "elo", extra='description = "**Bold**"\ntiers = [[0, "Bronze"], [1200.5, "Silver"]]\n')},
+    {**el(), "matches/players.toml": '[players."A"]\nplatform = "pc"\nregion = "EU"\naliases = []\n'},
+    {**el(), "pyproject.toml": '[project]\nname = "x"\n[tool.sitegen]\ntitle = "T"\nbase_url = "https://x.org/"\n'},
+    {**el(), "matches/el/.drafts/x.toml": "not toml at all ["},     # hidden folders are not read
+], ids=["22-19", "19-19", "0-0 host false", "id of 64", "id chars", "name of 64", "name of 64 trimmed",
+        "draw", "float scores", "challenger", "challenger trimmed", "challenger alias", "fractional seconds",
+        "lunaro params", "elo params", "tiers and description", "players.toml", "pyproject", "hidden folder"])
+def test_valid_edge_cases(make_site, files):
+    check(make_site(files))
+
+
+def test_duplicate_explicit_ids_in_two_files(make_site):
+    root = make_site({**lu(extra='id = "final"'),
+                      "matches/lu/n.toml": '[[match]]\nid = "final"\nplayed = 2024-01-05\n'
+                                           'players = [{ name = "C", goals = 1, ping = 0 }, '
+                                           '{ name = "D", goals = 2, ping = 0 }]\n'})
+    problems = problems_of(root)
+    assert len(problems) == 1
+    p = problems[0]
+    assert (p.file, p.line, p.field) == ("matches/lu/n.toml", 2, "id")
+    assert "duplicate" in p.message and "'final'" in p.message and "matches/lu/m.toml" in p.message
+
+
+def test_duplicate_default_id_across_files(make_site):
+    # "a-b.toml" and "a/b.toml" both give the default id "a-b-1"
+    one = '[[match]]\nplayed = 2024-01-05\nplayers = [{ name = "C", goals = 1, ping = 0 }, ' \
+          '{ name = "D", goals = 2, ping = 0 }]\n'
+    root = make_site({"matches/lu/league.toml": LU_LEAGUE, "matches/lu/a-b.toml": one, "matches/lu/a/b.toml": one})
+    problems = problems_of(root)
+    assert len(problems) == 1 and "a-b-1" in problems[0].message and "duplicate" in problems[0].message
+
+
+def test_problems_in_a_match_with_an_explicit_id_name_it(make_site):
+    root = make_site(lu(extra='id = "semi-final"', p1='{ name = "B", goals = 99, ping = 0 }'))
+    (p,) = problems_of(root)
+    assert "semi-final" in p.match
+    assert str(p).startswith("matches/lu/m.toml:13: match ")
+
+
+def test_match_tables_written_as_array_of_tables(make_site):
+    text = ('[[match]]\nplayed = 2024-01-01\n\n'
+            '[[match.players]]\nname = "A"\ngoals = 20\nping = 0\n\n'
+            '[[match.players]]\nname = "B"\ngoals = 25\nping = 0\n')
+    root = make_site({"matches/lu/league.toml": LU_LEAGUE, "matches/lu/m.toml": text})
+    (p,) = problems_of(root)
+    assert (p.line, p.field) == (11, "players[1].goals")
+
+
+def test_bad_league_toml_does_not_hide_the_problems_of_its_matches(make_site):
+    root = make_site({**lu(p1='{ name = "B", goals = 30, ping = 40 }'),
+                      "matches/lu/league.toml": league_toml("lunaro", params="k = -5")})
+    found = {(p.file, p.field) for p in problems_of(root)}
+    assert found == {("matches/lu/league.toml", "params.k"), (LU_M, "players[1].goals")}
+
+
+# --- every problem of a site in one run, through the command line ---------------------------
+
+PLANTED = {
+    "pyproject.toml": "[tool.sitegen]\ntitle = \"T\"\nlogo = \"x.png\"\n",
+    "matches/players.toml": '[players."ann"]\naliases = ["an"]\n\n[players."bob"]\naliases = ["an"]\n',
+    "matches/lu/league.toml": 'name = "Lu"\nsystem = "lunaro"\n\n[params]\nk = 50\nping_influense = 300\n',
+    "matches/lu/2024/jan.toml": (
+        "[[match]]\n"                                                        # 1
+        "played = 2024-01-01\n"                                              # 2
+        "players = [\n"                                                      # 3
+        '  { name = "x", goals = 23, ping = 0 },\n'                          # 4  goals
+        '  { name = "y", goals = 3, ping = -1 },\n'                          # 5  ping
+        "]\n"                                                                # 6
+        "\n"
+        "[[match]]\n"                                                        # 8
+        'id = "jan 2"\n'                                                     # 9  id
+        "played = 2024-01-02\n"
+        'players = [{ name = "x", goals = 1, ping = 0, host = true }, '
+        '{ name = "y", goals = 2, ping = 0, host = true }]\n'                # 11 two hosts
+        "\n"
+        "[[match]]\n"                                                        # 13 played missing
+        'players = [{ name = "x", goals = 1, ping = 0 }, { name = "y", goals = 2, ping = 0 }]\n'
+    ),
+    "matches/lu/feb.toml": "[[match]]\nplayed = 2024-02-01\nplayers = [{ name = \"x\", goals = 1 ping = 0 }]\n",
+    "matches/el/league.toml": 'name = "El"\nsystem = "elo"\n\n[params]\nk = "fid"\n',
+    "matches/el/m.toml": (
+        "[[match]]\n"                                                        # 1
+        "played = 2024-01-01\n"                                              # 2
+        'challenger = "zed"\n'                                               # 3  challenger
+        'players = [{ name = "p", score = 1 }, { name = "q", score = 0 }]\n'
+        "\n"
+        "[[match]]\n"                                                        # 6
+        "played = 2024-01-02\n"
+        'players = [{ name = "p", score = 1 }, { name = "q", score = 1 }]\n'  # 8  sum
+        "\n"
+        "[[match]]\n"                                                        # 10
+        "played = 2024-01-03\n"
+        'note = "typo"\n'                                                    # 12 unknown key
+        'players = [{ name = "p", score = 1 }, { name = "q", score = 0 }]\n'
+    ),
+    "matches/Ranked/league.toml": 'name = "R"\nsystem = "glicko9"\n',
+    "matches/orphan/m.toml": "[[match]]\nplayed = 2024-01-01\n",
+}
+
+EXPECTED = [
+    # (line prefix, words of the rest)
+    ("pyproject.toml: ", ("tool.sitegen.logo", "unknown")),
+    ("matches/players.toml:5: ", ("aliases[0]", "'an'", "'ann'")),
+    ("matches/lu/league.toml:6: ", ("params.ping_influense", "unknown", "ping_influence")),
+    ("matches/lu/2024/jan.toml:4: ", ("#1", "jan-1", "players[0].goals", "0..22")),
+    ("matches/lu/2024/jan.toml:5: ", ("#1", "players[1].ping", ">= 0")),
+    ("matches/lu/2024/jan.toml:9: ", ("jan 2", "id", "letters")),
+    ("matches/lu/2024/jan.toml:11: ", ("players[1].host", "one")),
+    ("matches/lu/2024/jan.toml:13: ", ("#3", "2024-jan-3", "played", "missing")),
+    ("matches/lu/feb.toml:3: ", ("invalid TOML",)),
+    ("matches/el/league.toml:5: ", ("params.k", '"fide"')),
+    ("matches/el/m.toml:3: ", ("#1", "m-1", "challenger", "'zed'", "'p'", "'q'")),
+    ("matches/el/m.toml:8: ", ("#2", "players[1].score", "sum to 1")),
+    ("matches/el/m.toml:12: ", ("#3", "note", "unknown", "notes")),
+    ("matches/Ranked: ", ("slug",)),
+    ("matches/Ranked/league.toml:2: ", ("system", "glicko9", "elo", "lunaro")),
+    ("matches/orphan: ", ("league.toml",)),
+]
+
+
+def test_every_problem_is_reported_in_one_run(make_site):
+    root = make_site(PLANTED)
+    result = run_cli("check", "--root", str(root))
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == ""
+    assert not looks_like_traceback(result.stderr), result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    problem_lines = [line for line in lines if not line.startswith("sitegen:")]
+    for prefix, words in EXPECTED:
+        hits = [line for line in problem_lines
+                if line.startswith(prefix) and all(w in line[len(prefix):] for w in words)]
+        assert len(hits) == 1, (prefix, words, result.stderr)
+    assert len(problem_lines) == len(EXPECTED), result.stderr
+    # every line begins with a path relative to the root, never the absolute one
+    assert str(root) not in result.stderr
+    for line in problem_lines:
+        assert re.match(r"(matches/|pyproject\.toml)", line), line
+    assert any(str(len(EXPECTED)) in line for line in lines if line.startswith("sitegen:"))
+
+
+def test_build_reports_the_same_problems(make_site, tmp_path):
+    root = make_site(PLANTED)
+    checked = run_cli("check", "--root", str(root))
+    built = run_cli("build", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert built.returncode == 1
+    assert not looks_like_traceback(built.stderr)
+    problem = [line for line in checked.stderr.splitlines() if not line.startswith("sitegen:")]
+    assert [line for line in built.stderr.splitlines() if not line.startswith("sitegen:")] == problem
+    assert not (tmp_path / "out").exists()
+    assert not (root / "_site").exists()
+
+
+VALID = {
+    "matches/players.toml": '[players."ann"]\naliases = ["an"]\n',
+    "matches/lu/league.toml": league_toml("lunaro"),
+    "matches/lu/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST),
+    "matches/el/league.toml": league_toml("elo"),
+    "matches/el/m.toml": match_file(EL_P0, EL_P1, first=EL_FIRST),
+}
+
+
+def test_build_on_invalid_input_leaves_the_old_output_untouched(make_site):
+    root = make_site(VALID)
+    first = run_cli("build", "--root", str(root))
+    assert first.returncode == 0, first.stderr
+    out = root / "_site"
+    before = tree_snapshot(out)
+    assert "data/lu/standings.csv" in before and "index.html" in before
+    mtimes = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    inode = out.stat().st_ino
+    write_files(root, {"matches/lu/m.toml": match_file(LU_P0, '{ name = "B", goals = 50, ping = 40 }', first=LU_FIRST)})
+    second = run_cli("build", "--root", str(root))
+    assert second.returncode == 1
+    assert "matches/lu/m.toml:13:" in second.stderr and "players[1].goals" in second.stderr
+    assert not looks_like_traceback(second.stderr)
+    assert tree_snapshot(out) == before
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == mtimes
+    assert out.stat().st_ino == inode
+    # and nothing was left beside it
+    assert sorted(p.name for p in root.iterdir()) == ["_site", "matches"]
+
+
+def test_check_writes_nothing(make_site):
+    for files in (VALID, PLANTED):
+        root = make_site(files)
+        before = tree_snapshot(root)
+        result = run_cli("check", "--root", str(root))
+        assert result.returncode == (0 if files is VALID else 1), result.stderr
+        assert tree_snapshot(root) == before
+
+
+def test_check_valid_site_exit_0(make_site):
+    result = run_cli("check", "--root", str(make_site(VALID)))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_root_without_matches(tmp_path, command):
+    root = tmp_path / "empty"
+    root.mkdir()
+    result = run_cli(command, "--root", str(root))
+    assert result.returncode == 1
+    assert not looks_like_traceback(result.stderr)
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("matches") and "matches/" in first and "not found" in first
+    assert sorted(root.iterdir()) == []
+
+
+def test_root_that_does_not_exist(tmp_path):
+    result = run_cli("check", "--root", str(tmp_path / "nowhere"))
+    assert result.returncode == 1
+    assert "matches" in result.stderr and not looks_like_traceback(result.stderr)
