@@ -71,19 +71,19 @@ def stages(site: Path, out: Path) -> None:
     t1 = time.perf_counter()
     rated = rate(s)
     t2 = time.perf_counter()
-    output = Output()
+    output = Output(out)
     for league in rated:
         for name, text in league_files(league).items():
             output.add(f"data/{league.league.config.slug}/{name}", text)
     t3 = time.perf_counter()
     render_site(s, rated, output)
     t4 = time.perf_counter()
-    output.write(out)
+    output.commit()
     t5 = time.perf_counter()
     for name, secs in (("load + validate", t1 - t0), ("rate", t2 - t1), ("data files", t3 - t2),
-                       ("model + render", t4 - t3), ("write", t5 - t4)):
+                       ("model + render + write", t4 - t3), ("swap in", t5 - t4)):
         print(f"  {name:<16} {secs:7.2f} s")
-    print(f"  {'files':<16} {len(output.files):7d}   {sum(map(len, output.files.values())) / 2**20:.1f} MiB")
+    print(f"  {'files':<16} {len(output.sizes):7d}   {sum(output.sizes.values()) / 2**20:.1f} MiB")
 
 
 def main() -> int:

@@ -61,10 +61,13 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
                                     "files; choose a folder such as ROOT/_site")])
     site = check(root)
     rated = rate(site)
-    output = Output()
-    for league in rated:
-        for name, text in league_files(league).items():
-            output.add(f"data/{league.league.config.slug}/{name}", text)
-    render_site(site, rated, output, base_url=base_url)
-    output.write(out)
+    output = Output(out)
+    try:
+        for league in rated:
+            for name, text in league_files(league).items():
+                output.add(f"data/{league.league.config.slug}/{name}", text)
+        render_site(site, rated, output, base_url=base_url)
+        output.commit()
+    finally:
+        output.discard()
     return output

@@ -20,11 +20,12 @@ HISTORY = "history"
 def _history_spec() -> dict[str, Any]:
     data = alt.Data(name=HISTORY)
     base = alt.Chart(data).encode(
-        x=alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6)),
+        x=alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6),
+              scale=alt.Scale(type="utc")),
         y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
     )
     tooltip = [
-        alt.Tooltip("date:T", title="Date", format="%Y-%m-%d %H:%M"),
+        alt.Tooltip("utcyearmonthdatehoursminutes(date):T", title="Date (UTC)", format="%Y-%m-%d %H:%M"),
         alt.Tooltip("match:N", title="Match"),
         alt.Tooltip("opponent:N", title="Opponent"),
         alt.Tooltip("result:N", title="Result"),

@@ -36,7 +36,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
-    print(f"sitegen: built {len(output.files)} files into {out}")
+    print(f"sitegen: built {len(output.sizes)} files into {out}")
     return EXIT_OK
 
 

@@ -10,7 +10,7 @@ import jinja2
 
 from .charts import history_chart
 from .history import RatedLeague
-from .model import PlayerView, league_view, record_by_opponent
+from .model import LeagueView, PlayerView, league_view, record_by_opponent
 from .problems import InvalidInput, Problem, Problems
 from .render import environment, fmt_delta, iso
 from .write import Output
@@ -32,6 +32,14 @@ TERM_LABELS = {
     "rd_before": "RD before", "rd_after": "RD after",
     "volatility_before": "σ before", "volatility_after": "σ after",
 }
+
+
+RESULTS_PER_PAGE = 200
+
+
+def results_url(lv: LeagueView, number: int) -> str:
+    """The list of a league's results, newest first, 200 a page (match pages live under matches/)."""
+    return f"{lv.url}results/" if number == 1 else f"{lv.url}results/{number}/"
 
 
 def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Problem:
@@ -116,7 +124,11 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         decimals = 0 if lv.integer else 1
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
              spec=specs.get(lv.config.system_name))
-        page(f"{lv.url}matches/index.html", "matches.html", league=lv, decimals=decimals)
+        newest = lv.matches[::-1]
+        pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
+        for n, rows in enumerate(pages, start=1):
+            page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
+                 rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
         for mv in lv.matches:
             page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
         for pv in lv.leaderboard:
@@ -132,5 +144,5 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         if assets.is_dir():
             for f in sorted(assets.rglob("*")):
                 if f.is_file():
-                    output.files[f"assets/{f.relative_to(assets).as_posix()}"] = f.read_bytes()
+                    output.add(f"assets/{f.relative_to(assets).as_posix()}", f.read_bytes(), replace=True)
     output.add("assets/vega.js", vega_bundle())
