@@ -19,6 +19,7 @@ HISTORY = "history"
 @functools.cache
 def _history_spec() -> dict[str, Any]:
     data = alt.Data(name=HISTORY)
+    # Times in UTC, as everywhere else on the site; Vega would otherwise show the viewer's local time.
     base = alt.Chart(data).encode(
         x=alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6),
               scale=alt.Scale(type="utc")),
