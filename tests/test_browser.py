@@ -1,0 +1,289 @@
+"""End to end in headless Chromium: the built site as a visitor's browser shows it.
+
+The fixture site (``tests/fixtures/small/``) and, when the repository has one,
+its own demo site (``matches/`` at the repository root) are built into a
+temporary folder and served by ``http.server`` on 127.0.0.1. Debian's Chromium
+(``/usr/bin/chromium``; ``make test`` installs it, nothing is downloaded) is
+driven through Playwright's sync API and launched once for the module.
+
+Checked on every page visited, at a phone (390x844) and a desktop (1280x900)
+viewport: status 200, one non-empty h1, every chart drawn, no console errors,
+no page errors, no failed or off-site request (only 127.0.0.1), and no
+horizontal overflow of the page. Besides: one leaderboard row per player, a
+player name holding markup shown literally (also in the chart's tooltip), and
+chart times in UTC whatever the viewer's time zone.
+
+Run only these with ``pytest -m browser``; leave them out with ``-m "not browser"``.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import threading
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "tests" / "fixtures" / "small"
+HAS_DEMO = (REPO / "matches").is_dir()
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+TIMEOUT_MS = 20_000
+EVE = '<i>Eve & "Co"</i>'
+
+# The fixture's pages, chosen: the player with markup in the name, the alias, the non-Latin name.
+FIXTURE_PAGES = [
+    "", "leagues/duel/", "leagues/duel/results/", "leagues/duel/players/i-eve-co-i/",
+    "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/", "leagues/ladder/",
+    "leagues/ladder/players/omega/", "leagues/ladder/matches/grudge/",
+    "spec/lunaro/", "spec/elo/", "about/", "404.html",
+]
+
+
+def _demo_pages(out: Path) -> list[str]:
+    """Home, and per league its leaderboard, results list, one player and one match; every content page."""
+    pages = [""]
+    for league in sorted(p for p in (out / "leagues").iterdir() if p.is_dir()):
+        base = f"leagues/{league.name}/"
+        players = sorted(p.name for p in (league / "players").iterdir() if p.is_dir())
+        matches = sorted(p.name for p in (league / "matches").iterdir() if p.is_dir())
+        pages += [base, base + "results/", f"{base}players/{players[0]}/", f"{base}matches/{matches[-1]}/"]
+    for index in sorted(out.glob("*/index.html")) + sorted(out.glob("*/*/index.html")):
+        rel = index.parent.relative_to(out).as_posix() + "/"
+        if not rel.startswith(("leagues/", "assets/", "data/")):
+            pages.append(rel)
+    return pages + ["404.html"]
+
+
+# --- the sites, the server and the browser ---------------------------------------------
+
+@dataclass
+class Site:
+    name: str
+    folder: Path          # the built site
+    url: str              # where it is served, ending in "/"
+    pages: list[str]
+
+    def leagues(self) -> list[str]:
+        return sorted(p.name for p in (self.folder / "data").iterdir() if p.is_dir())
+
+    def standings(self, league: str) -> list[dict[str, str]]:
+        text = (self.folder / "data" / league / "standings.csv").read_text(encoding="utf-8")
+        return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
+        pass
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """Build the sites in this process, serve their parent folder on 127.0.0.1 in a thread."""
+    from sitegen.build import build
+
+    base = tmp_path_factory.mktemp("served")
+    build(FIXTURE, base / "small")
+    if HAS_DEMO:
+        build(REPO, base / "demo")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    root = f"http://127.0.0.1:{server.server_address[1]}/"
+    served = {"small": Site("small", base / "small", root + "small/", FIXTURE_PAGES)}
+    if HAS_DEMO:
+        served["demo"] = Site("demo", base / "demo", root + "demo/", _demo_pages(base / "demo"))
+    yield served
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (`make test` does) to run the browser tests")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def _site(sites, name: str) -> Site:
+    if name not in sites:
+        pytest.skip("the repository has no demo matches/ folder")
+    return sites[name]
+
+
+class Tab:
+    """One page in a fresh context, recording what went wrong while it was used."""
+
+    def __init__(self, browser, viewport: dict[str, int], **context_options) -> None:
+        self.context = browser.new_context(viewport=viewport, service_workers="block", **context_options)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.problems: list[str] = []
+        # Nothing may leave 127.0.0.1: record and refuse any other host.
+        self.context.route(lambda url: _offsite(url), self._refuse)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda msg: msg.type == "error" and self.problems.append(
+            f"console error: {msg.text}"))
+        self.page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+        self.page.on("requestfailed", lambda req: self.problems.append(
+            f"request failed: {req.url} ({req.failure})"))
+        self.page.on("response", lambda resp: resp.status >= 400 and self.problems.append(
+            f"HTTP {resp.status}: {resp.url}"))
+
+    def _refuse(self, route) -> None:
+        self.problems.append(f"request to another host: {route.request.url}")
+        route.abort()
+
+    def open(self, url: str):
+        """Load ``url`` and wait until every chart on it is drawn; returns the main response."""
+        response = self.page.goto(url, wait_until="load")
+        charts = self.page.locator("div.vega").count()
+        if charts:
+            try:
+                self.page.wait_for_function(
+                    "n => document.querySelectorAll('div.vega.drawn svg').length === n", arg=charts)
+            except sync_api.TimeoutError:
+                text = self.page.locator("div.vega").first.inner_text()
+                self.problems.append(f"chart not drawn within {TIMEOUT_MS} ms: {text!r}")
+        return response
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _offsite(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme not in ("data", "blob", "about") and parts.hostname != "127.0.0.1"
+
+
+@pytest.fixture
+def tab(browser):
+    tabs: list[Tab] = []
+
+    def _open(viewport: str = "desktop", **options) -> Tab:
+        t = Tab(browser, VIEWPORTS[viewport], **options)
+        tabs.append(t)
+        return t
+
+    yield _open
+    for t in tabs:
+        t.close()
+
+
+# --- the tests --------------------------------------------------------------------------
+
+OVERFLOW = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+
+
+@pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
+@pytest.mark.parametrize("site_name", ["small", "demo"])
+def test_pages_render_cleanly(sites, tab, site_name, viewport):
+    site = _site(sites, site_name)
+    t = tab(viewport)
+    failures = []
+    for path in site.pages:
+        t.problems.clear()
+        response = t.open(site.url + path)
+        found = list(t.problems)
+        if response is None or response.status != 200:
+            found.append(f"status {response.status if response else None}")
+        if t.page.locator("main#main").count() != 1:
+            found.append(f"not a page of the site (title {t.page.title()!r})")
+        headings = t.page.locator("h1")
+        if headings.count() != 1:
+            found.append(f"{headings.count()} h1 elements, expected 1")
+        elif not headings.inner_text().strip():
+            found.append("the h1 is empty")
+        scroll_width, inner_width = t.page.evaluate(OVERFLOW)
+        if scroll_width > inner_width + 1:
+            found.append(f"horizontal overflow: the page is {scroll_width} px wide in a {inner_width} px window")
+        found += [p for p in t.problems if p not in found]
+        failures += [f"/{path}: {p}" for p in found]
+    assert not failures, f"{site.name} site at {viewport} size:\n" + "\n".join(f"  {f}" for f in failures)
+
+
+@pytest.mark.parametrize("site_name", ["small", "demo"])
+def test_leaderboard_has_one_row_per_player(sites, tab, site_name):
+    site = _site(sites, site_name)
+    t = tab()
+    for league in site.leagues():
+        standings = site.standings(league)
+        assert standings, f"{league}: no standings"
+        response = t.open(f"{site.url}leagues/{league}/")
+        assert response.status == 200
+        rows = t.page.locator("table.board tbody tr")
+        assert rows.count() == len(standings), f"{league}: {rows.count()} rows for {len(standings)} players"
+        names = rows.locator("td:nth-child(2)").all_inner_texts()
+        assert names == [r["player"] for r in standings], f"{league}: the leaderboard is not the standings"
+        ranks = rows.locator("td:nth-child(1)").all_inner_texts()
+        assert ranks == [r["rank"] for r in standings], f"{league}: ranks differ from standings.csv"
+        players = [p for p in (site.folder / "leagues" / league / "players").iterdir() if p.is_dir()]
+        assert len(players) == len(standings), f"{league}: {len(players)} player pages"
+    assert not t.problems, t.problems
+
+
+INJECTED = """() => [...document.querySelectorAll('i, b, img, script:not([type="application/json"])')]
+    .filter(e => (e.textContent || '').includes('Eve') || e.src && e.src.includes('Eve')).length"""
+
+
+@pytest.mark.parametrize("path", ["", "leagues/duel/", "leagues/duel/players/i-eve-co-i/",
+                                  "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/"])
+def test_name_with_markup_is_shown_as_text(sites, tab, path):
+    site = sites["small"]
+    t = tab()
+    assert t.open(site.url + path).status == 200
+    shown = t.page.get_by_text(EVE, exact=True)
+    assert shown.count() >= 1, f"/{path}: the name {EVE!r} is not shown literally"
+    assert t.page.evaluate(INJECTED) == 0, f"/{path}: the name's markup became an element"
+    if path.endswith("i-eve-co-i/"):
+        assert t.page.locator("h1").inner_text() == EVE
+        assert EVE in t.page.title()
+    assert not t.problems, t.problems
+
+
+def test_chart_is_drawn_on_player_pages(sites, tab):
+    site = sites["small"]
+    t = tab()
+    for path in ("leagues/duel/players/i-eve-co-i/", "leagues/ladder/players/ana/"):
+        assert t.open(site.url + path).status == 200
+        chart = t.page.locator("div.vega")
+        assert chart.count() == 1
+        assert "drawn" in (chart.get_attribute("class") or "").split(), f"/{path}: class 'drawn' not set"
+        assert chart.locator("svg").count() == 1, f"/{path}: no svg in div.vega"
+        games = t.page.locator("section[aria-labelledby=games-h] tbody tr").count()
+        points = chart.locator("svg g.mark-symbol path").count()
+        assert games > 0 and points == games, f"/{path}: {points} points for {games} games"
+    assert not t.problems, t.problems
+
+
+def test_chart_tooltip_shows_names_as_text_and_times_in_utc(sites, tab):
+    """Bo's second game: final.2024, 2024-03-03T10:00+02:00, against the player with markup in the name.
+    Viewed from UTC+05:30, the tooltip must still say 08:00 (UTC, as the page's tables do)."""
+    site = sites["small"]
+    t = tab(timezone_id="Asia/Kolkata")
+    assert t.open(site.url + "leagues/duel/players/bo/").status == 200
+    point = t.page.locator("div.vega svg g.mark-symbol path").nth(1)
+    point.hover(force=True)
+    tooltip = t.page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    text = tooltip.inner_text()
+    assert "final.2024" in text, text
+    assert EVE in text, f"the opponent's name is not shown literally in the tooltip: {text!r}"
+    assert tooltip.locator("i").count() == 0, "the name's markup became an element in the tooltip"
+    assert "2024-03-03 08:00" in text, f"the tooltip's time is not UTC: {text!r}"
+    assert not t.problems, t.problems
