@@ -126,6 +126,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
              spec=specs.get(lv.config.system_name))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
+        # matches/ holds one folder per match; its own address leads to the list.
+        page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
         for n, rows in enumerate(pages, start=1):
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
