@@ -315,6 +315,27 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     return tuple(names), tuple(entries)
 
 
+def valid_fields(raw: Any, fields: Sequence[Field]) -> list[dict[str, Any]]:
+    """Each player's fields that are valid on their own (defaults for absent optional ones).
+
+    Lets a system check rules across players (two hosts, scores summing to 1) even when
+    ``parse_entries`` failed on another field, so every problem shows in one run.
+    Reports nothing: ``parse_entries`` reports the fields themselves.
+    """
+    out: list[dict[str, Any]] = []
+    for player in raw if isinstance(raw, list) else []:
+        entry: dict[str, Any] = {}
+        if isinstance(player, dict):
+            for f in fields:
+                if f.name in player:
+                    if f.check(player[f.name]):
+                        entry[f.name] = player[f.name]
+                elif not f.required:
+                    entry[f.name] = f.default
+        out.append(entry)
+    return out
+
+
 class MatchSystem:
     """Shared behaviour of systems that update ratings once per match."""
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from .base import (
     Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, check_name,
     either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
+    valid_fields,
 )
 
 SCORES = (1, 0.5, 0)
@@ -72,18 +73,18 @@ class Elo(MatchSystem):
                 ok = False
             else:
                 challenger = normalize_name(challenger)
-        if parsed is None:
+        # The sum is checked whenever both scores are valid, even if another field is bad.
+        entries = parsed[1] if parsed is not None else valid_fields(raw.get("players"), self.fields)
+        if len(entries) == 2 and all("score" in e for e in entries):
+            total = entries[0]["score"] + entries[1]["score"]
+            if total != 1:
+                report(("players", 1, "score"),
+                       f"the two scores must sum to 1 (1 and 0, 0.5 and 0.5, or 0 and 1), got "
+                       f"{entries[0]['score']} and {entries[1]['score']}")
+                ok = False
+        if not ok or parsed is None:
             return None
-        names, entries = parsed
-        total = entries[0]["score"] + entries[1]["score"]
-        if total != 1:
-            report(("players", 1, "score"),
-                   f"the two scores must sum to 1 (1 and 0, 0.5 and 0.5, or 0 and 1), got "
-                   f"{entries[0]['score']} and {entries[1]['score']}")
-            ok = False
-        if not ok:
-            return None
-        return ParsedMatch(names, entries, {"challenger": challenger} if challenger else {})
+        return ParsedMatch(parsed[0], entries, {"challenger": challenger} if challenger else {})
 
     def fide_k(self, games: int, reached_master: bool) -> float:
         """FIDE rule from games played before this match and whether 2400 was ever reached."""

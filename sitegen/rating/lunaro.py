@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from .base import (
     BANDS_ALLOWED, Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
-    round_half_away, valid_bands,
+    round_half_away, valid_bands, valid_fields,
 )
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
@@ -69,25 +69,24 @@ class Lunaro(MatchSystem):
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
         parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2)
-        if parsed is None:
-            return None
-        names, entries = parsed
-        ok = True
-        winners = [i for i, e in enumerate(entries) if e["goals"] >= WINNING_GOALS]
+        # Rules across players are checked on every valid field, even if another field is bad.
+        entries = parsed[1] if parsed is not None else valid_fields(raw.get("players"), self.fields)
+        ok = parsed is not None
+        winners = [i for i, e in enumerate(entries) if e.get("goals", 0) >= WINNING_GOALS]
         if len(winners) > 1:
             report(("players", winners[1], "goals"),
                    f"only one player can reach {WINNING_GOALS} goals (the match ends when one does); "
-                   f"both have {entries[0]['goals']} and {entries[1]['goals']}")
+                   f"both have {entries[winners[0]]['goals']} and {entries[winners[1]]['goals']}")
             ok = False
-        hosts = [i for i, e in enumerate(entries) if e["host"]]
+        hosts = [i for i, e in enumerate(entries) if e.get("host") is True]
         if len(hosts) > 1:
             report(("players", hosts[1], "host"), "at most one player can be the host")
             ok = False
         for i in hosts:
-            if entries[i]["ping"] != 0:
+            if "ping" in entries[i] and entries[i]["ping"] != 0:
                 report(("players", i, "ping"), f"the host's ping must be 0, got {entries[i]['ping']}")
                 ok = False
-        return ParsedMatch(names, entries) if ok else None
+        return ParsedMatch(parsed[0], entries) if ok else None
 
     def k_for(self, rating: float) -> float:
         return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
