@@ -147,6 +147,13 @@ def test_fide_initial_rating_at_or_above_2400_counts_as_reached(make_site, initi
     assert ks[30] == k31
 
 
+@pytest.mark.parametrize("initial, k1", [(2400, 10.0), (2399.5, 20.0)])
+def test_fide_initial_rating_counts_from_the_first_game(make_site, initial, k1):
+    # Without provisional games the very first K already depends on the initial rating.
+    root = series_site(make_site, [0, 0], params=f'initial = {initial}\nk_of = "each"\nprovisional_games = 0')
+    assert k_column(league_data(root, "ranked"), "S") == [k1, k1]
+
+
 def test_fide_parameters_are_used(make_site):
     params = ('k_of = "each"\nprovisional_games = 2\nk_provisional = 30\nk_standard = 15\n'
               'k_master = 5\nmaster_rating = 1510')

@@ -102,6 +102,26 @@ def test_local_date_times_are_utc_and_dates_are_midnight_utc(make_site):
     ]
 
 
+@pytest.mark.parametrize("tz", ["America/St_Johns", "Asia/Kathmandu"])
+def test_local_date_times_are_utc_whatever_the_machines_time_zone(make_site, monkeypatch, tz):
+    import time
+
+    monkeypatch.setenv("TZ", tz)
+    time.tzset()
+    try:
+        root = elo_site(make_site, {
+            "a.toml": elo_match("2024-01-01T00:30:00", "p", 1, "q", 0),
+            "b.toml": elo_match("2024-01-01", "r", 1, "s", 0),
+        })
+        assert match_order(root) == [
+            ("b-1", "2024-01-01T00:00:00Z", "matches/lg/b.toml"),
+            ("a-1", "2024-01-01T00:30:00Z", "matches/lg/a.toml"),
+        ]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_everything_written_follows_history_order(make_site):
     root = elo_site(make_site, {
         "b.toml": elo_match("2024-01-01", "p", 1, "q", 0) + elo_match("2024-01-03", "p", 0, "q", 1),

@@ -539,3 +539,17 @@ def test_root_that_does_not_exist(tmp_path):
     result = run_cli("check", "--root", str(tmp_path / "nowhere"))
     assert result.returncode == 1
     assert "matches" in result.stderr and not looks_like_traceback(result.stderr)
+
+
+def test_rules_across_players_are_checked_even_when_a_field_is_bad(make_site):
+    root = make_site(lu(p0='{ name = "A", goals = 21, ping = 5, host = true }',
+                        p1='{ name = "B", goals = 20, ping = 0, host = true, colour = 1 }'))
+    found = {(p.line, p.field) for p in problems_of(root)}
+    assert found == {(13, "players[1].colour"), (13, "players[1].goals"), (13, "players[1].host"),
+                     (12, "players[0].ping")}
+
+
+def test_elo_score_sum_is_checked_even_when_a_field_is_bad(make_site):
+    root = make_site(el(p0='{ name = "A", score = 1, goals = 3 }', p1='{ name = "B", score = 1 }'))
+    found = {(p.line, p.field) for p in problems_of(root)}
+    assert found == {(12, "players[0].goals"), (13, "players[1].score")}
