@@ -55,7 +55,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
     from .pages import render_site
 
     root, out = root.resolve(), out.resolve()
-    if root == out or root.is_relative_to(out):
+    inputs = [root / name for name in ("matches", "content", "templates", "pyproject.toml")]
+    if root.is_relative_to(out) or any(out.is_relative_to(path) for path in inputs):
         # The output folder is replaced whole: it must never hold the site's own files.
         raise InvalidInput([Problem(str(out), message="the output folder would replace the site's own "
                                     "files; choose a folder such as ROOT/_site")])
