@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import elo_match, league_toml, looks_like_traceback, lunaro_match, run_cli
+from helpers import elo_match, league_toml, looks_like_traceback, lunaro_match, run_cli, tree_snapshot
 from sitegen.cli import main
 from sitegen.content import BUILTIN, load_content
 from sitegen.problems import Problems
@@ -151,3 +151,13 @@ def test_check_exit_codes(make_site):
     assert bad.returncode == 1
     assert bad.stderr.startswith("matches/ranked/league.toml:3: k: unknown key")
     assert not looks_like_traceback(bad.stderr)
+
+
+@pytest.mark.parametrize("out", [".", "..", "matches", "matches/duel", "matches/duel/site", "content", "templates"])
+def test_build_refuses_an_output_folder_holding_the_sites_own_files(make_site, out):
+    root = make_site({**ONLY_MATCHES, "content/about.md": "# About\n", "templates/.keep": ""})
+    before = tree_snapshot(root)
+    result = run_cli("build", "--root", str(root), "--out", out, cwd=root)
+    assert result.returncode == 1
+    assert "output folder" in result.stderr and not looks_like_traceback(result.stderr)
+    assert tree_snapshot(root) == before
