@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +50,6 @@ class SiteSource:
     settings_file: str
     players: TomlFile | None
     leagues: tuple[LeagueSource, ...]
-    content_dirs: tuple[Path, ...] = field(default=())
-    template_dirs: tuple[Path, ...] = field(default=())
 
 
 def rel(root: Path, path: Path) -> str:

@@ -116,16 +116,6 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return slugs
 
 
-def describe_entry(system: str, entry: dict[str, Any], result: str | None) -> str:
-    """A participant's own numbers in words."""
-    if system == "lunaro":
-        text = f"{entry['goals']} goals, ping {entry['ping']} ms"
-        return text + (", host" if entry.get("host") else "")
-    if system == "elo":
-        return {1: "win", 0.5: "draw", 0: "loss"}[entry["score"]]
-    return ", ".join(f"{k} {v}" for k, v in entry.items() if v is not None)
-
-
 def formula(terms: dict[str, float | None], integer: bool) -> str:
     """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded"."""
     if not {"k", "score", "expected"} <= terms.keys():
@@ -171,7 +161,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             c, event_key = change_of[(m.id, name)]
             result = system.outcome(m, i)
-            lines.append(MatchLine(link(name), describe_entry(config.system_name, dict(entry), result),
+            lines.append(MatchLine(link(name), system.describe(entry),
                                    result, c.before, c.after, c.delta, dict(c.terms),
                                    config.tier_of(c.after), formula(dict(c.terms), system.integer_ratings)))
         view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key)

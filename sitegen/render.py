@@ -10,6 +10,8 @@ from pathlib import Path
 
 import jinja2
 
+from .data import iso
+
 MINUS = "\u2212"
 
 
@@ -44,10 +46,6 @@ def fmt_date(value: datetime | None) -> str:
 
 def fmt_datetime(value: datetime | None) -> str:
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
-
-
-def iso(value: datetime) -> str:
-    return value.isoformat().replace("+00:00", "Z")
 
 
 @jinja2.pass_context

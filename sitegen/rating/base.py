@@ -181,6 +181,10 @@ class System(Protocol):
         """'win', 'draw' or 'loss' for the player at ``index``, or None where it has no meaning."""
         ...
 
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        """A participant's own numbers in words, for the pages ("20 goals, ping 35 ms, host")."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class ParsedMatch:
@@ -189,10 +193,6 @@ class ParsedMatch:
     names: tuple[str, ...]
     entries: tuple[Mapping[str, Any], ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
-    paths: tuple[tuple[str | int, ...], ...] | None = None   # where each player is written
-
-    def path_of(self, index: int) -> tuple[str | int, ...]:
-        return self.paths[index] if self.paths else ("players", index)
 
 
 class Reporter(Protocol):
@@ -350,3 +350,6 @@ class MatchSystem:
 
     def outcome(self, match: Match, index: int) -> str | None:
         return None
+
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in entry.items() if v is not None)

@@ -125,6 +125,9 @@ class Elo(MatchSystem):
             events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
         return events
 
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        return {1: "win", 0.5: "draw", 0: "loss"}[entry["score"]]
+
     def outcome(self, match: Match, index: int) -> str | None:
         s = match.entries[index]["score"]
         return "win" if s == 1 else "draw" if s == 0.5 else "loss"

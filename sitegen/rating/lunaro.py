@@ -112,6 +112,10 @@ class Lunaro(MatchSystem):
             events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
         return events
 
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        text = f"{entry['goals']} goals, ping {entry['ping']} ms"
+        return text + (", host" if entry.get("host") else "")
+
     def outcome(self, match: Match, index: int) -> str | None:
         mine = match.entries[index]["goals"]
         theirs = match.entries[1 - index]["goals"]
