@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import re
 import io
-import json
 import os
 import subprocess
 import sys

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import build_data, day, elo_match, league_data, league_toml, read_csv, rows_of
+from helpers import build_data, day, elo_match, league_data, league_toml, rows_of
 from sitegen.rating.base import Match, expected
 from sitegen.rating.elo import Elo, new_ratings
 

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import build_data, day, league_data, league_toml, lunaro_match, read_csv, rows_of
+from helpers import build_data, day, league_data, league_toml, lunaro_match, rows_of
 from sitegen.rating.base import Match, k_from_bands, round_half_away
 from sitegen.rating.lunaro import Lunaro, ability, goal_share, sech
 
