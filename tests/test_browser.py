@@ -140,10 +140,17 @@ class Tab:
         self.page.on("console", lambda msg: msg.type == "error" and self.problems.append(
             f"console error: {msg.text}"))
         self.page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-        self.page.on("requestfailed", lambda req: self.problems.append(
-            f"request failed: {req.url} ({req.failure})"))
+        self.page.on("requestfailed", self._failed)
         self.page.on("response", lambda resp: resp.status >= 400 and self.problems.append(
             f"HTTP {resp.status}: {resp.url}"))
+
+    def _failed(self, request) -> None:
+        # ERR_ABORTED is Chromium dropping a request because the tab moved on
+        # (a favicon still loading when the next page opens); a missing file
+        # shows up as an HTTP status in the response handler instead.
+        if request.failure and "ERR_ABORTED" in request.failure:
+            return
+        self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _refuse(self, route) -> None:
         self.problems.append(f"request to another host: {route.request.url}")
