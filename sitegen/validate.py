@@ -133,7 +133,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
             for i, (written, name) in enumerate(zip(parsed.names, names)):
                 if name in seen:
                     via = f" (alias of {name!r})" if written != name else ""
-                    report(("players", i, "name"),
+                    report(parsed.name_paths[i] if parsed.name_paths else ("players", i, "name"),
                            f"{written!r}{via} already plays in this match as player {seen[name] + 1}; "
                            "a player may appear only once")
                 else:

@@ -193,6 +193,9 @@ class ParsedMatch:
     names: tuple[str, ...]
     entries: tuple[Mapping[str, Any], ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Where each name sits in the match table, for problems found after parsing
+    # (a player listed twice); None means ("players", i, "name").
+    name_paths: tuple[tuple[str | int, ...], ...] | None = None
 
 
 class Reporter(Protocol):
