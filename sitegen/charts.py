@@ -47,3 +47,20 @@ def history_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
     spec = copy.copy(_history_spec())
     spec["datasets"] = {HISTORY: rows}
     return spec
+
+
+def curve_chart(curve) -> dict[str, Any]:
+    """A spec page's characteristic curve (``curves.Curve``): one line per series."""
+    data = alt.Data(values=[dict(r) for r in curve.rows])
+    color = alt.Color("series:N", title=curve.series_title or None, sort=curve.series,
+                      legend=alt.Legend(orient="bottom", direction="vertical") if len(curve.series) > 1 else None)
+    chart = alt.Chart(data).mark_line(strokeWidth=2).encode(
+        x=alt.X("x:Q", title=curve.x_title, axis=alt.Axis(format=curve.x_format)),
+        y=alt.Y("y:Q", title=curve.y_title, axis=alt.Axis(format=curve.y_format),
+                scale=alt.Scale(zero=False)),
+        color=color,
+        tooltip=[alt.Tooltip("series:N", title=curve.series_title or "Curve"),
+                 alt.Tooltip("x:Q", title=curve.x_title, format=curve.x_format),
+                 alt.Tooltip("y:Q", title=curve.y_title, format=curve.y_format)],
+    ).properties(width="container", height=280)
+    return chart.to_dict()

@@ -1,17 +1,22 @@
 """Markdown pages from content/: the site's own files replace built-in ones of the same path.
 
-Spec pages (content/spec/<system>.md) get the ``{{< params >}}`` shortcode: a
+Spec pages (content/spec/<system>.md) get two shortcodes: ``{{< params >}}``, a
 table of the parameter values each league of that system uses, read from its
-league.toml, so the page can never drift from the configuration.
+league.toml, so the page can never drift from the configuration; and
+``{{< chart >}}``, the system's characteristic curve drawn from the engine's
+own functions.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from .charts import curve_chart
 from .config import LeagueConfig
+from .curves import CURVES, Curve
 from .markup import MarkupError, render_markdown
 from .problems import Problems
 from .rating import SYSTEMS
@@ -26,6 +31,7 @@ class ContentPage:
     title: str
     html: str
     system: str | None     # the system a spec page describes
+    has_chart: bool = False
 
 
 def content_files(root: Path) -> dict[str, Path]:
@@ -61,6 +67,34 @@ def params_table(system: str, leagues: list[LeagueConfig]) -> str:
             f'<th scope="col">Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
+def chart_figure(curve: Curve) -> str:
+    """The curve as a chart, with a table of sampled values for readers without scripts."""
+    spec = json.dumps(curve_chart(curve), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # Inside <script> only "</" could end the element early; \u003c keeps the JSON valid.
+    spec = spec.replace("<", "\\u003c")
+    xs = sorted({r["x"] for r in curve.rows})
+    step = max(1, len(xs) // 8)
+    shown = xs[::step] if xs[::step][-1] == xs[-1] else xs[::step] + [xs[-1]]
+    by = {(r["series"], r["x"]): r["y"] for r in curve.rows}
+    head = "".join(f'<th scope="col">{escape(s)}</th>' for s in curve.series)
+    body = "".join(
+        f'<tr><th scope="row">{_num(x, curve.x_format)}</th>'
+        + "".join(f"<td>{_num(by[(s, x)], curve.y_format)}</td>" for s in curve.series) + "</tr>"
+        for x in shown)
+    return (f'<figure class="chart"><div class="vega" data-spec="curve-spec" role="img" '
+            f'aria-label="{escape(curve.caption)}"></div>'
+            f'<figcaption class="meta">{escape(curve.caption)}</figcaption></figure>'
+            f'<script type="application/json" id="curve-spec">{spec}</script>'
+            f'<details class="curve-values"><summary>Values of the chart</summary>'
+            f'<div class="table-wrap"><table><thead><tr><th scope="col">{escape(curve.x_title)}</th>'
+            f'{head}</tr></thead><tbody>{body}</tbody></table></div></details>')
+
+
+def _num(value: float, fmt: str) -> str:
+    # d3 formats (",.3f") and Python's share this subset.
+    return format(value, fmt).replace("-", "\u2212")
+
+
 def _toml(value) -> str:
     if isinstance(value, str):
         return f'"{value}"'
@@ -80,6 +114,7 @@ def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) ->
         if len(parts) == 2 and parts[0] == "spec" and parts[1][:-3] in SYSTEMS:
             system = parts[1][:-3]
             shortcodes["params"] = params_table(system, leagues)
+            shortcodes["chart"] = chart_figure(CURVES[system]())
         shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else f"content/{path} (built-in)"
         try:
             text = file.read_text(encoding="utf-8")
@@ -90,5 +125,5 @@ def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) ->
         stem = path[:-3]
         url = "" if stem == "index" else (stem[:-len("index")] if stem.endswith("/index") else stem + "/")
         pages.append(ContentPage(path, url, rendered.title or parts[-1][:-3].replace("-", " ").title(),
-                                 rendered.html, system))
+                                 rendered.html, system, "chart" in shortcodes and shortcodes["chart"] in rendered.html))
     return pages

@@ -18,6 +18,9 @@ from .rating.base import Change, Match
 
 RECENT = 12
 
+# Match-level keys a system adds (CONTRACT section 4), as the match page labels them.
+MATCH_FACTS = {"challenger": "Challenger", "platform": "Platform", "score_to_win": "Score to win"}
+
 
 @dataclass(frozen=True, slots=True)
 class Link:
@@ -38,6 +41,16 @@ class MatchLine:
     terms: dict[str, float | None]
     tier: Tier | None = None
     formula: str = ""                 # how the change follows from the terms
+    team: int | None = None           # 1-based team number in team games
+    period: str | None = None         # the rating period, when it spans several matches
+
+
+@dataclass(slots=True)
+class Group:
+    """The players of a match shown together: a team, or everyone when there are no teams."""
+
+    label: str | None                 # "Team 1 · won"
+    lines: list[MatchLine]
 
 
 @dataclass(slots=True)
@@ -46,6 +59,9 @@ class MatchView:
     url: str
     lines: list[MatchLine]
     event: str
+    event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
+    groups: list[Group] = field(default_factory=list)
+    facts: list[tuple[str, str]] = field(default_factory=list)   # match-level keys to show
 
     @property
     def id(self) -> str:
@@ -60,6 +76,8 @@ class PlayerGame:
     line: MatchLine
     opponents: list[Link]
     number: int                        # the player's n-th game
+    rated: bool = True                 # False for all but the player's last game of a period
+    teammates: list[Link] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -95,6 +113,9 @@ class LeagueView:
     integer: bool
     has_outcomes: bool
     terms: tuple[str, ...]
+    standing_terms: tuple[str, ...] = ()
+    tier_counts: list[tuple[Tier, int]] = field(default_factory=list)
+    has_teams: bool = False
 
     @property
     def recent(self) -> list[MatchView]:
@@ -116,14 +137,25 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return slugs
 
 
-def formula(terms: dict[str, float | None], integer: bool) -> str:
-    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded"."""
-    if not {"k", "score", "expected"} <= terms.keys():
-        return ""
-    k, s, e = terms["k"], terms["score"], terms["expected"]
-    raw = k * (s - e)
-    text = f"{k:g} × ({s:.3f} − {e:.3f}) = {raw:+.2f}".replace("-", "−")
-    return text + (", rounded" if integer else "")
+def formula(terms: dict[str, float | None], before: float | None, after: float, integer: bool) -> str:
+    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
+
+    Chosen by which terms a change carries, so every system with K, S and E reads alike.
+    """
+    if {"k", "score", "expected"} <= terms.keys():
+        k, s, e = terms["k"], terms["score"], terms["expected"]
+        raw = k * (s - e)
+        text = f"{k:g} × ({s:.3f} − {e:.3f}) = {raw:+.2f}"
+        if integer:
+            text += ", rounded"
+        elif before is not None and abs(before + raw - after) > 1e-9:
+            text += f", held at the floor of {after:g}"
+        return text.replace("-", "−")
+    if {"raw", "game_norm", "penalty", "game_rating"} <= terms.keys():
+        raw, norm, pen = terms["raw"], terms["game_norm"], terms["penalty"]
+        text = f"{pen:g} × (1000 + 2000/π × atan({raw:.3f} × {norm:.3f})) = {terms['game_rating']:.1f}"
+        return text.replace("-", "−")
+    return ""
 
 
 def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
@@ -146,47 +178,85 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     def link(name: str) -> Link:
         return Link(name, players[name].url)
 
-    # Which change belongs to which player in which match.
-    change_of: dict[tuple[str, str], tuple[Change, str]] = {}
+    # Which change belongs to which player in which match; a period's change
+    # belongs to every match of the period the player played in.
+    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
     for event in rated.events:
         for c in event.changes:
             for mid in event.matches:
-                change_of[(mid, c.player)] = (c, event.key)
+                change_of[(mid, c.player)] = (c, event.key, event.matches)
 
     views: list[MatchView] = []
     counts: Counter[str] = Counter()
     for m in rated.league.matches:
         lines = []
-        event_key = ""
+        event_key, event_matches = "", ()
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
-            c, event_key = change_of[(m.id, name)]
-            result = system.outcome(m, i)
-            lines.append(MatchLine(link(name), system.describe(entry),
-                                   result, c.before, c.after, c.delta, dict(c.terms),
-                                   config.tier_of(c.after), formula(dict(c.terms), system.integer_ratings)))
-        view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key)
+            c, event_key, event_matches = change_of[(m.id, name)]
+            terms = dict(c.terms)
+            lines.append(MatchLine(
+                link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
+                terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
+                team=entry.get("team"), period=event_key if len(event_matches) > 1 else None))
+        view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
+                         _groups(m, lines),
+                         [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
+                          if m.extra.get(key) is not None])
         views.append(view)
         for i, line in enumerate(lines):
             p = players[line.player.text]
             counts[p.name] += 1
-            opponents = [l.player for j, l in enumerate(lines) if j != i]
-            p.games.append(PlayerGame(view, line, opponents, counts[p.name]))
+            others = [(l.player, l.team) for j, l in enumerate(lines) if j != i]
+            opponents = [o for o, team in others if line.team is None or team != line.team]
+            teammates = [o for o, team in others if line.team is not None and team == line.team]
+            p.games.append(PlayerGame(view, line, opponents, counts[p.name], teammates=teammates))
             if line.result == "win":
                 p.wins += 1
             elif line.result == "draw":
                 p.draws += 1
             elif line.result == "loss":
                 p.losses += 1
-            if p.peak is None or line.after > p.peak[0]:
-                p.peak = (line.after, m.played)
-            if p.lowest is None or line.after < p.lowest[0]:
-                p.lowest = (line.after, m.played)
             p.first_played = p.first_played or m.played
             p.last_played = m.played
 
+    for p in players.values():
+        _mark_rated(p)
+        for g in p.games:
+            if g.rated:
+                if p.peak is None or g.line.after > p.peak[0]:
+                    p.peak = (g.line.after, g.match.match.played)
+                if p.lowest is None or g.line.after < p.lowest[0]:
+                    p.lowest = (g.line.after, g.match.match.played)
+
     leaderboard = [players[r.standing.player] for r in rated.standings]
+    tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
-                      system.integer_ratings, system.has_outcomes, system.terms)
+                      system.integer_ratings, system.has_outcomes, system.terms,
+                      system.standing_terms, tier_counts,
+                      any(line.team is not None for v in views for line in v.lines))
+
+
+def _groups(m: Match, lines: list[MatchLine]) -> list[Group]:
+    """Team games show each team together, winners first as listed; other matches one group."""
+    if all(line.team is None for line in lines):
+        return [Group(None, lines)]
+    by_team: dict[int, list[MatchLine]] = {}
+    for line in lines:
+        by_team.setdefault(line.team or 0, []).append(line)
+    groups = []
+    for team, members in by_team.items():
+        outcome = {"win": " · won", "loss": " · lost", "draw": " · drew"}.get(members[0].result or "", "")
+        groups.append(Group(f"Team {team}{outcome}", members))
+    return groups
+
+
+def _mark_rated(player: PlayerView) -> None:
+    """In a period of several matches only the player's last game carries the period's change."""
+    last_of: dict[str, int] = {}
+    for i, g in enumerate(player.games):
+        last_of[g.match.event] = i
+    for i, g in enumerate(player.games):
+        g.rated = last_of[g.match.event] == i
 
 
 def record_by_opponent(player: PlayerView) -> list[dict[str, Any]]:

@@ -26,11 +26,26 @@ SYSTEM_LABELS = {
     "glicko2": "Glicko-2",
     "arena": "Arena stats rating",
 }
+# One sentence under each match's table: where its numbers come from.
+SYSTEM_EXPLAIN = {
+    "lunaro": "Each change is K × (actual − expected), rounded to a whole number; the expected score "
+              "comes from each player's ping-adjusted ability.",
+    "elo": "Each change is K × (actual − expected); with the challenger rule both players use the "
+           "challenger's K.",
+    "placement": "Each change is K × (actual − expected): the actual score counts every player placed "
+                 "below (a tie counts half), the expected score sums the chances against every other "
+                 "player; ratings never go below the floor.",
+    "glicko2": "Every pair of players is one battle for each side; the new rating, RD and volatility "
+               "follow Glicko-2 from all of a player's battles in the rating period.",
+    "arena": "Each game rating comes from kills, assists, deaths and betrayals through the arctangent "
+             "scale; a player's rating is the mean of all their game ratings.",
+}
 TERM_LABELS = {
     "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K",
     "raw": "Raw", "game_norm": "Game norm", "penalty": "Penalty", "game_rating": "Game rating",
     "rd_before": "RD before", "rd_after": "RD after",
     "volatility_before": "σ before", "volatility_after": "σ after",
+    "rd": "RD", "volatility": "Volatility σ",
 }
 
 
@@ -77,13 +92,15 @@ def vega_bundle() -> str:
 def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
     rows = []
     for g in player.games:
+        if not g.rated:          # a period's change is drawn once, at its last game
+            continue
         rows.append({
             "date": iso(g.match.match.played),
             "game": g.number,
             "rating": round(g.line.after, 6),
             "match": g.match.id,
             "opponent": ", ".join(o.text for o in g.opponents[:3]) + (" …" if len(g.opponents) > 3 else ""),
-            "result": g.line.result or "",
+            "result": g.line.result or g.line.details,
             "change": fmt_delta(g.line.delta, decimals),
         })
     return rows
@@ -106,6 +123,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         "nav_pages": nav_pages,
         "system_labels": SYSTEM_LABELS,
         "term_labels": TERM_LABELS,
+        "system_explain": SYSTEM_EXPLAIN,
     }
 
     def page(path: str, template: str, **context: Any) -> None:
