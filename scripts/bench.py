@@ -4,6 +4,8 @@ Not a test (timings on shared machines are noisy): it prints the time of each
 pipeline stage and the peak memory of a full `sitegen build` run. Usage:
 
     python scripts/bench.py [--matches 100000] [--players 5000] [--system elo]
+    python scripts/bench.py --system placement --lobby 100 --matches 10000 --players 2000
+    python scripts/bench.py --root .    # time the build of an existing site (the demo)
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def generate(site: Path, matches: int, players: int, system: str, per_file: int = 1000) -> None:
+def generate(site: Path, matches: int, players: int, system: str, lobby: int = 100,
+             per_file: int = 1000) -> None:
     """Deterministic synthetic league: skill-driven results, one file per 1000 matches."""
     rng = random.Random(20261121)
     league = site / "matches" / "bench"
@@ -35,8 +38,23 @@ def generate(site: Path, matches: int, players: int, system: str, per_file: int 
     start = datetime(2020, 1, 1, tzinfo=timezone.utc)
     lines: list[str] = []
     for i in range(matches):
-        a, b = rng.sample(range(players), 2)
         when = (start + timedelta(minutes=15 * i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if system == "placement":
+            # A lobby finishes in order of skill plus luck; every tenth pair of neighbours ties.
+            lobby_players = rng.sample(range(players), lobby)
+            finish = sorted(lobby_players, key=lambda p: -(skill[p] + rng.gauss(0, 250)))
+            places, place = [], 1
+            for n in range(len(finish)):
+                if n and rng.random() >= 0.1:
+                    place = n + 1
+                places.append(place)
+            entries = ", ".join(f'{{ name = "P{p:05d}", place = {pl} }}' for p, pl in zip(finish, places))
+            lines.append(f"[[match]]\nplayed = {when}\nplayers = [{entries}]\n")
+            if len(lines) == per_file or i == matches - 1:
+                (league / f"part-{i // per_file:04d}.toml").write_text("\n".join(lines), encoding="utf-8")
+                lines = []
+            continue
+        a, b = rng.sample(range(players), 2)
         p_a = 1 / (1 + 10 ** ((skill[b] - skill[a]) / 400))
         if system == "lunaro":
             ga = rng.randint(0, 19)
@@ -90,14 +108,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=100_000)
     ap.add_argument("--players", type=int, default=5_000)
-    ap.add_argument("--system", default="elo", choices=["elo", "lunaro"])
+    ap.add_argument("--system", default="elo", choices=["elo", "lunaro", "placement"])
+    ap.add_argument("--lobby", type=int, default=100, help="players a match (placement)")
+    ap.add_argument("--root", type=Path, help="build this existing site instead of a synthetic one")
     ap.add_argument("--dir", type=Path, default=ROOT / "bench-out")
     args = ap.parse_args()
     site, out = args.dir / "site", args.dir / "out"
-    t = time.perf_counter()
-    generate(site, args.matches, args.players, args.system)
-    print(f"generated {args.matches} {args.system} matches among {args.players} players "
-          f"in {time.perf_counter() - t:.1f} s")
+    if args.root:
+        site = args.root.resolve()
+    else:
+        t = time.perf_counter()
+        generate(site, args.matches, args.players, args.system, args.lobby)
+        size = f" in lobbies of {args.lobby}" if args.system == "placement" else ""
+        print(f"generated {args.matches} {args.system} matches among {args.players} players{size} "
+              f"in {time.perf_counter() - t:.1f} s")
 
     print("full build (`sitegen build`, separate process):")
     t = time.perf_counter()

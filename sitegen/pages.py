@@ -50,6 +50,10 @@ TERM_LABELS = {
 
 
 RESULTS_PER_PAGE = 200
+# A lobby of 100 would list 99 names in every row of a player's games; a few suffice,
+# the match page has the rest. Head to head keeps the most frequent opponents.
+OPPONENTS_SHOWN = 5
+HEAD_TO_HEAD = 50
 
 
 def results_url(lv: LeagueView, number: int) -> str:
@@ -152,9 +156,11 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         for mv in lv.matches:
             page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
         for pv in lv.leaderboard:
+            h2h = record_by_opponent(pv)
             page(f"{pv.url}index.html", "player.html", league=lv, player=pv, decimals=decimals,
                  chart=history_chart(history_rows(pv, decimals)),
-                 head_to_head=record_by_opponent(pv), games=pv.games[::-1])
+                 head_to_head=h2h[:HEAD_TO_HEAD], opponents_total=len(h2h), games=pv.games[::-1],
+                 opponents_shown=OPPONENTS_SHOWN)
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
     page("404.html", "404.html")
