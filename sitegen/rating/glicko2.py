@@ -1,0 +1,306 @@
+"""Glicko-2 over rating periods, every pair of a match one battle for each side.
+
+Sources: ArenaNet's description of the Guild Wars 2 World vs World ratings,
+seed 003_332138628ebc1034.txt (each three-way match is two battles per world,
+tau 0.6, the sine transform of the score share), and Mark Glickman's
+"Example of the Glicko-2 system" (steps 1-8, the Illinois iteration of step 5).
+CONTRACT section 4 `glicko2`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, ClassVar
+
+from .base import (
+    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, Standing,
+    is_number, one_of, parse_entries, positive,
+)
+
+SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
+MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops an epsilon
+                          # below float spacing (say 1e-300) from looping forever
+TRANSFORMS = ("sine", "share", "outcome")
+PERIODS = ("match", "day", "week")
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko:
+    """A rating on the paper's public scale: r, RD and volatility sigma."""
+
+    rating: float
+    rd: float
+    volatility: float
+
+
+# --- the paper's math, one player at a time ----------------------------------------------
+
+def battle_score(a: float, b: float, transform: str) -> float:
+    """Score of A's battle against B, from the two raw match scores.
+
+    Seed: p = A / (A + B), then (sin((p - 0.5) pi) + 1) / 2, which dampens large score
+    differences. "share" is p itself, "outcome" the paper's 1 / 0.5 / 0. p = 0.5 when
+    both scored 0 (interpretation).
+    """
+    if transform == "outcome":
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+    top = max(a, b)
+    # Divided by the larger score first, so two scores near the float limit cannot sum to inf.
+    p = 0.5 if top == 0 else (a / top) / (a / top + b / top)
+    if transform == "share":
+        return p
+    if transform == "sine":
+        return (math.sin((p - 0.5) * math.pi) + 1.0) / 2.0
+    raise ValueError(f"unknown score transform {transform!r}; one of {', '.join(TRANSFORMS)}")
+
+
+def g(phi: float) -> float:
+    """Step 3: how much an opponent's result counts, less the more uncertain they are."""
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
+
+
+def expected_score(player: Glicko, opponent: Glicko) -> float:
+    """Step 3: E(mu, mu_j, phi_j) = 1 / (1 + exp(-g(phi_j) (mu - mu_j))).
+
+    Ratings enter only as mu - mu_j = (r - r_j) / SCALE, so no reference point
+    (the paper's 1500) is needed and a common shift of all ratings changes nothing.
+    """
+    return 1.0 / (1.0 + math.exp(-g(opponent.rd / SCALE) * (player.rating - opponent.rating) / SCALE))
+
+
+def variance_and_improvement(player: Glicko,
+                             results: Sequence[tuple[Glicko, float]]) -> tuple[float, float, float]:
+    """Steps 3 and 4: (v, Delta, sum of g (s - E)) of a player's results in one period."""
+    info = 0.0
+    surprise = 0.0
+    for opponent, score in results:
+        gj = g(opponent.rd / SCALE)
+        e = expected_score(player, opponent)
+        info += gj * gj * e * (1.0 - e)
+        surprise += gj * (score - e)
+    v = math.inf if info == 0.0 else 1.0 / info
+    return v, v * surprise, surprise
+
+
+def new_volatility(sigma: float, phi: float, v: float, delta: float, *, tau: float, epsilon: float) -> float:
+    """Step 5: sigma' from the Illinois (regula falsi) iteration to ``epsilon``."""
+    a = math.log(sigma * sigma)
+    phi2 = phi * phi
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta * delta - phi2 - v - ex) / (2.0 * (phi2 + v + ex) ** 2) - (x - a) / (tau * tau)
+
+    big_a = a
+    if delta * delta > phi2 + v:
+        big_b = math.log(delta * delta - phi2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    for _ in range(MAX_ITERATIONS):
+        if abs(big_b - big_a) <= epsilon:
+            break
+        c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(c)
+        # The paper's 2022 revision says <= 0: a C that hits the root exactly keeps the bracket.
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2.0
+        big_b, f_b = c, f_c
+    return math.exp(big_a / 2.0)
+
+
+def update(player: Glicko, results: Sequence[tuple[Glicko, float]], *, tau: float, epsilon: float) -> Glicko:
+    """Steps 2-8 for a player with at least one result; opponents hold their pre-period values."""
+    if not results:
+        raise ValueError("update needs at least one result; a player who sat out grows by idle()")
+    phi = player.rd / SCALE
+    v, delta, surprise = variance_and_improvement(player, results)
+    if math.isinf(v):
+        # Every opponent is so far away that E is exactly 0 or 1 in floats: the
+        # results carry no information, and the player only ages (step 6).
+        return idle(player)
+    sigma = new_volatility(player.volatility, phi, v, delta, tau=tau, epsilon=epsilon)
+    phi_star = math.sqrt(phi * phi + sigma * sigma)                     # step 6
+    phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)   # step 7
+    mu_change = phi_new * phi_new * surprise
+    # Step 8, as a change of r: the same mu' - mu whatever the reference rating.
+    return Glicko(player.rating + SCALE * mu_change, SCALE * phi_new, sigma)
+
+
+def idle(player: Glicko, periods: int = 1) -> Glicko:
+    """Step 6 for a player who did not compete: phi' = sqrt(phi^2 + k sigma^2) after k periods.
+
+    Rating and volatility stay. The paper sets no ceiling on RD (Glicko-1 capped it
+    at 350), so none is applied here.
+    """
+    if periods <= 0:
+        return player
+    phi = player.rd / SCALE
+    sigma = player.volatility
+    return Glicko(player.rating, SCALE * math.sqrt(phi * phi + periods * sigma * sigma), sigma)
+
+
+# --- rating periods -------------------------------------------------------------------------
+
+def day_key(played: datetime) -> str:
+    return played.astimezone(timezone.utc).date().isoformat()
+
+
+def week_key(played: datetime) -> str:
+    """ISO week of ``played`` in UTC: 2021-01-03 -> 2020-W53 (the ISO year, not the calendar one)."""
+    year, week, _ = played.astimezone(timezone.utc).date().isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def calendar_index(played: datetime, period: str) -> int:
+    """A number per day or week that grows by one from each period to the next, empty ones too."""
+    day = played.astimezone(timezone.utc).date().toordinal()
+    if period == "day":
+        return day
+    return (day - 1) // 7      # ordinal 1 (0001-01-01) is a Monday, so weeks start on Mondays
+
+
+@dataclass(frozen=True, slots=True)
+class Period(RatingEvent):
+    """A rating period's event, with what standings need beyond the changes.
+
+    ``index`` counts periods from any fixed origin, so the periods a player sat out
+    between two events are the difference of their indexes; ``games`` is each
+    participant's number of matches in the period.
+    """
+
+    index: int
+    games: Mapping[str, int]
+
+
+class Glicko2(MatchSystem):
+    name: ClassVar[str] = "glicko2"
+    # Scores are points (seed: the worlds' match scores), not wins; W/D/L is not shown.
+    has_outcomes: ClassVar[bool] = False
+    # rd_before is the RD going into the period, after growth for periods sat out,
+    # so an auditor recomputes phi* = sqrt(phi^2 + sigma'^2) from the row alone.
+    terms: ClassVar[tuple[str, ...]] = ("rd_before", "rd_after", "volatility_before", "volatility_after")
+    standing_terms: ClassVar[tuple[str, ...]] = ("rd", "volatility")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("initial_rating", 1500, is_number, "a number",
+              "Glickman's paper, step 1: an unrated player starts at 1500."),
+        Param("initial_rd", 350, positive, "a number > 0",
+              "Glickman's paper, step 1: an unrated player's RD is 350."),
+        Param("initial_volatility", 0.06, positive, "a number > 0",
+              "Glickman's paper, step 1: an unrated player's volatility is 0.06."),
+        Param("tau", 0.6, positive, "a number > 0",
+              "Seed: ArenaNet uses tau 0.6; the paper suggests 0.3 to 1.2 (smaller, steadier volatility)."),
+        Param("period", "week", one_of(*PERIODS), '"match", "day" or "week"',
+              "Paper: games are batched into rating periods; \"week\" is the ISO week of played in UTC."),
+        Param("score_transform", "sine", one_of(*TRANSFORMS), '"sine", "share" or "outcome"',
+              "Seed: (sin((p - 0.5) pi) + 1) / 2 of the score share p; \"outcome\": the paper's 1/0.5/0."),
+        Param("epsilon", 0.000001, positive, "a number > 0",
+              "Glickman's paper, step 5: the Illinois iteration stops within 0.000001."),
+    )
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("score", lambda v: is_number(v) and v >= 0, "a number >= 0 (the player's match score)"),
+    )
+
+    def __init__(self, *, initial_rating: float = 1500, initial_rd: float = 350,
+                 initial_volatility: float = 0.06, tau: float = 0.6, period: str = "week",
+                 score_transform: str = "sine", epsilon: float = 0.000001) -> None:
+        self.initial = Glicko(float(initial_rating), float(initial_rd), float(initial_volatility))
+        self.tau = float(tau)
+        self.period = period
+        self.score_transform = score_transform
+        self.epsilon = float(epsilon)
+
+    def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2)
+        return None if parsed is None else ParsedMatch(*parsed)
+
+    def periods(self, matches: Sequence[Match]) -> list[tuple[str, int, list[Match]]]:
+        """(key, index, matches) of each period that has matches, in history order.
+
+        With period "match" every match is a period of its own (interpretation), so a
+        player who has played before ages by one period with every match they miss.
+        """
+        out: list[tuple[str, int, list[Match]]] = []
+        for i, m in enumerate(matches):
+            if self.period == "match":
+                key, index = m.id, i
+            else:
+                key = day_key(m.played) if self.period == "day" else week_key(m.played)
+                index = calendar_index(m.played, self.period)
+            if out and out[-1][0] == key:
+                out[-1][2].append(m)
+            else:
+                out.append((key, index, [m]))
+        return out
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        # Each player's value after their last period and that period's index; periods
+        # sat out are applied lazily (idle with k periods) when they next play.
+        held: dict[str, tuple[Glicko, int]] = {}
+        events: list[RatingEvent] = []
+        for key, index, group in self.periods(matches):
+            before: dict[str, Glicko] = {}        # first appearance order in the period
+            results: dict[str, list[tuple[Glicko, float]]] = {}
+            games: dict[str, int] = {}
+            for m in group:
+                for name in m.players:
+                    if name not in before:
+                        if name in held:
+                            value, last = held[name]
+                            before[name] = idle(value, index - last - 1)
+                        else:
+                            before[name] = self.initial     # a player enters at their first period
+                        results[name] = []
+                    games[name] = games.get(name, 0) + 1
+            for m in group:
+                scores = [float(e["score"]) for e in m.entries]
+                for i, name in enumerate(m.players):
+                    for j, other in enumerate(m.players):
+                        if i != j:
+                            s = battle_score(scores[i], scores[j], self.score_transform)
+                            results[name].append((before[other], s))
+            changes = []
+            for name, old in before.items():
+                new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
+                held[name] = (new, index)
+                changes.append(Change(name, old.rating, new.rating, {
+                    "rd_before": old.rd, "rd_after": new.rd,
+                    "volatility_before": old.volatility, "volatility_after": new.volatility,
+                }))
+            events.append(Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
+                                 index, games))
+        return events
+
+    def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
+        # The RD shown is the one at the end of the league's last period (interpretation):
+        # grown by step 6 for every period a player sat out after their last game. The
+        # Period events carry their index and match counts, so this is a function of
+        # the events alone.
+        last: dict[str, tuple[Change, int]] = {}
+        games: dict[str, int] = {}
+        for event in events:
+            assert isinstance(event, Period), "glicko2 standings come from Glicko2.rate events"
+            for c in event.changes:
+                last[c.player] = (c, event.index)
+                games[c.player] = games.get(c.player, 0) + event.games[c.player]
+        end = events[-1].index if events else 0
+        out = []
+        for name, (c, index) in last.items():
+            final = idle(Glicko(c.after, c.terms["rd_after"], c.terms["volatility_after"]), end - index)
+            out.append(Standing(name, final.rating, games[name],
+                                {"rd": final.rd, "volatility": final.volatility}))
+        return out
+
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        score = entry["score"]
+        if isinstance(score, float) and score.is_integer():
+            score = int(score)
+        return f"score {score:,}"
