@@ -108,7 +108,7 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float, *, tau: flo
             break
         c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
         f_c = f(c)
-        # The paper's 2022 revision says <= 0: a C that hits the root exactly keeps the bracket.
+        # <= 0 rather than < 0: a C exactly on the root still closes the bracket onto it.
         if f_c * f_b <= 0:
             big_a, f_a = big_b, f_b
         else:
