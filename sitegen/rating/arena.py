@@ -1,0 +1,189 @@
+"""Arena: each game's kills, deaths, assists and betrayals on an arctangent scale, averaged.
+
+Source: Bungie's Arena Rating System for Halo: Reach (beta of May 2010),
+seed 004_28c9f0a84e008808.txt. CONTRACT section 4 `arena`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .base import (
+    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, is_int,
+    is_number, non_negative, parse_entries, type_name,
+)
+
+TEAM_KEYS = ("won", "players")
+TEAMS_ALLOWED = "a list of 2 or more team tables like { won = true, players = [...] }"
+
+
+def raw_rating(kills: int, deaths: int, assists: int = 0, betrayals: int = 0, *,
+               assist_weight: float = 1.0, death_weight: float = 1 / 3,
+               betrayal_weight: float = 1.0) -> float:
+    """Seed: raw rating = (kills + sa * assists) - (sd * deaths + sb * betrayals)."""
+    return (kills + assist_weight * assists) - (death_weight * deaths + betrayal_weight * betrayals)
+
+
+def game_rating(raw: float, game_norm: float, penalty: float = 1.0) -> float:
+    """Seed: rating = loss penalty * (1000 + 2000/pi * atan(raw rating * game norm)).
+
+    The arctangent maps any raw rating into (0, 2000) before the penalty, and
+    each extra kill is worth less the better the game already was.
+    """
+    return penalty * (1000.0 + 2000.0 / math.pi * math.atan(raw * game_norm))
+
+
+def team_norm(team_size: int, score_to_win: int) -> float:
+    """Game normalisation: players in the team / score to win.
+
+    The seed's prose divides the other way round ("the score to win ... against
+    the number of players per team"), but its worked example uses 4/50 for 4 a
+    team and 50 to win; the contract fixes the example's reading.
+    """
+    return team_size / score_to_win
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Arena(MatchSystem):
+    name: ClassVar[str] = "arena"
+    terms: ClassVar[tuple[str, ...]] = ("raw", "game_norm", "penalty", "game_rating")
+    match_keys: ClassVar[tuple[str, ...]] = ("score_to_win", "teams")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("assist_weight", 1, non_negative, "a number >= 0",
+              "Seed: sa = 1 in the Reach beta, so an assist counts as much as a kill."),
+        Param("death_weight", 1 / 3, non_negative, "a number >= 0",
+              "Seed: sd = 1/3 in the Reach beta, so a death costs a third of a kill."),
+        Param("betrayal_weight", 1, non_negative, "a number >= 0",
+              "Seed: sb = 1, so each betrayal (killing a teammate) takes off a kill."),
+        # Above 1 a loss would pay more than a win, so the seed's "penalty" caps it at 1.
+        Param("loss_penalty", 0.96, lambda v: is_number(v) and 0 < v <= 1, "a number > 0 and <= 1",
+              "Seed: a game rating is multiplied by 0.96 when the player's team loses (1 when it wins)."),
+    )
+    fields: ClassVar[tuple[Field, ...]] = (
+        Field("kills", lambda v: is_int(v) and v >= 0, "an integer >= 0"),
+        Field("deaths", lambda v: is_int(v) and v >= 0, "an integer >= 0"),
+        Field("assists", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
+        Field("betrayals", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
+    )
+
+    def __init__(self, *, assist_weight: float = 1, death_weight: float = 1 / 3,
+                 betrayal_weight: float = 1, loss_penalty: float = 0.96) -> None:
+        self.assist_weight = assist_weight
+        self.death_weight = death_weight
+        self.betrayal_weight = betrayal_weight
+        self.loss_penalty = loss_penalty
+
+    def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
+        ok = True
+        score_to_win = raw.get("score_to_win")
+        if "score_to_win" not in raw:
+            report(("score_to_win",), "is missing; must be an integer > 0 (the score that wins the game)")
+            ok = False
+        elif not (is_int(score_to_win) and score_to_win > 0):
+            report(("score_to_win",), f"must be an integer > 0 (the score that wins the game), "
+                                      f"got {score_to_win!r}")
+            ok = False
+        if "teams" not in raw:
+            report(("teams",), f"is missing; must be {TEAMS_ALLOWED}")
+            return None
+        teams = raw["teams"]
+        if not isinstance(teams, list):
+            report(("teams",), f"must be {TEAMS_ALLOWED}, got {type_name(teams)}")
+            return None
+        if len(teams) < 2:
+            report(("teams",), f"must list at least 2 teams, got {len(teams)}")
+            ok = False
+        names: list[str] = []
+        entries: list[dict[str, Any]] = []
+        name_paths: list[tuple[str | int, ...]] = []
+        sizes: list[int] = []
+        winners: list[int] = []
+        flags_known = True      # every team's `won` is a valid boolean
+        for t, team in enumerate(teams):
+            at = ("teams", t)
+            if not isinstance(team, dict):
+                report(at, f"must be a table like {{ won = true, players = [...] }}, got {type_name(team)}")
+                ok = flags_known = False
+                continue
+            for extra in sorted(set(team) - set(TEAM_KEYS)):
+                report(at + (extra,), f"unknown key; allowed keys: {', '.join(TEAM_KEYS)}")
+                ok = False
+            won = team.get("won")
+            if "won" not in team:
+                report(at + ("won",), "is missing; must be true (this team won) or false")
+                ok = flags_known = False
+            elif not isinstance(won, bool):
+                report(at + ("won",), f"must be true (this team won) or false, got {won!r}")
+                ok = flags_known = False
+            elif won:
+                winners.append(t)
+            players = team.get("players")
+            if "players" not in team:
+                report(at + ("players",), "is missing; must be a list of 1 or more player tables")
+                ok = False
+                continue
+            if players == []:
+                report(at + ("players",), "must list at least 1 player, got 0")
+                ok = False
+                continue
+            parsed = parse_entries(players, report, self.fields, prefix=at, min_count=1)
+            if parsed is None:
+                ok = False
+                continue
+            team_names, team_entries = parsed
+            names.extend(team_names)
+            name_paths.extend(at + ("players", j, "name") for j in range(len(team_names)))
+            entries.extend({**e, "team": t + 1, "won": won} for e in team_entries)
+            sizes.append(len(team_names))
+        # Judged even when a player field is bad; "none won" only when every flag is readable.
+        if len(winners) > 1 or (not winners and flags_known and teams):
+            got = "none" if not winners else " and ".join(f"teams[{t}]" for t in winners)
+            report(("teams",), f"exactly one team must have won = true (the others won = false); got {got}")
+            ok = False
+        if not ok:
+            return None
+        return ParsedMatch(tuple(names), tuple(entries),
+                           {"score_to_win": score_to_win, "team_sizes": tuple(sizes)},
+                           name_paths=tuple(name_paths))
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        # A running sum and count, not an updated mean: the rating after n games is
+        # exactly sum / n, with no rounding drift accumulated over a long history.
+        sums: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        events = []
+        for m in matches:
+            sizes, score_to_win = m.extra["team_sizes"], m.extra["score_to_win"]
+            changes = []
+            for name, e in zip(m.players, m.entries):
+                raw = raw_rating(e["kills"], e["deaths"], e["assists"], e["betrayals"],
+                                 assist_weight=self.assist_weight, death_weight=self.death_weight,
+                                 betrayal_weight=self.betrayal_weight)
+                norm = team_norm(sizes[e["team"] - 1], score_to_win)
+                penalty = 1.0 if e["won"] else float(self.loss_penalty)
+                game = game_rating(raw, norm, penalty)
+                n = counts.get(name, 0)
+                before = sums[name] / n if n else None     # no rating before the first game
+                after = (sums.get(name, 0.0) + game) / (n + 1)
+                changes.append(Change(name, before, after, {"raw": raw, "game_norm": norm,
+                                                            "penalty": penalty, "game_rating": game}))
+            for c in changes:
+                sums[c.player] = sums.get(c.player, 0.0) + c.terms["game_rating"]
+                counts[c.player] = counts.get(c.player, 0) + 1
+            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
+        return events
+
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        text = ", ".join((plural(entry["kills"], "kill"), plural(entry["deaths"], "death"),
+                          plural(entry["assists"], "assist")))
+        if entry["betrayals"]:
+            text += ", " + plural(entry["betrayals"], "betrayal")
+        return text
+
+    def outcome(self, match: Match, index: int) -> str | None:
+        return "win" if match.entries[index]["won"] else "loss"
