@@ -1,31 +1,44 @@
 """Generate the demo match data of this repository.
 
-Writes two leagues and a players file under ``matches/``:
+Writes five leagues and a players file under ``matches/``:
 
 * ``matches/lunaro-duels/``: 1v1 Lunaro duels (system ``lunaro``), goals and
   pings per player, most matches with a host at ping 0;
 * ``matches/ranked-battle/``: ranked 1v1 battles (system ``elo`` with the
   FIDE K-factor taken from the challenger);
+* ``matches/battle-royale/``: solo battle royale lobbies of 16 to 40 players
+  (system ``placement``), a fifth of them platform-only queues, a few shared
+  places, tiers Bronze to Challenger;
+* ``matches/world-vs-world/``: weekly three-way matchups of 12 worlds, six
+  per region (system ``glicko2``), regrouped every week by rating, with one
+  week of maintenance and no matchups;
+* ``matches/arena/``: 4v4 Team Slayer and eight-player Free for All games
+  with kills, deaths, assists and betrayals (system ``arena``);
 * ``matches/players.toml``: platform, region and former names (aliases).
 
 Each league has a ``league.toml`` and one match file per month
 (``2025/08-august.toml``) plus a few cup files (``<year>/cups/*.toml``),
-covering March 2025 to February 2026. Outcomes are simulated from hidden
-player skills (and, in Lunaro, pings), so the rated leaderboards look
-plausible. The output is deterministic: a fixed random seed, no clock, and
-running the script twice gives byte-identical files.
+covering March 2025 to February 2026; World vs World has one file per ISO
+week (``2025/w25.toml``) from March to October 2025. Outcomes are simulated
+from hidden player skills (and, in Lunaro, pings; in World vs World, world
+populations that drift), so the rated leaderboards look plausible. Every
+league draws from a random generator of its own, so a change to one league
+leaves the others' files as they are. The output is deterministic: fixed
+random seeds, no clock, and running the script twice gives byte-identical
+files.
 
 Run from anywhere:
 
     python scripts/make_demo.py            # writes into this repository
     python scripts/make_demo.py --root DIR # writes into DIR/matches/
 
-Only ``matches/lunaro-duels/``, ``matches/ranked-battle/`` and
-``matches/players.toml`` are removed and rewritten. Every written file is
-read back with ``tomllib`` and checked against the match file format; the
-ranked-battle ratings are recomputed (FIDE K, challenger's K) and the script
-exits with status 1 unless some player plays more than 30 games and some
-player reaches a rating of 2400.
+Only these five league folders and ``matches/players.toml`` are removed
+and rewritten. Every written file is read back with ``tomllib`` and checked
+against the match file format; every league's ratings are recomputed and
+summarised, and the script exits with status 1 unless some ranked-battle
+player plays more than 30 games and some reaches a rating of 2400, every
+battle-royale tier holds a player (Challenger one to five), and World vs
+World has exactly one week without matchups.
 """
 
 from __future__ import annotations
@@ -53,6 +66,23 @@ ELO_MATCHES = 640
 
 LUNARO_PARAMS = {"k": 50, "ping_influence": 300, "initial": 1500}
 ELO_PARAMS = {"k": "fide", "k_of": "challenger", "initial": 2000}
+
+BR_SLUG = "battle-royale"
+WVW_SLUG = "world-vs-world"
+ARENA_SLUG = "arena"
+BR_MATCHES = 300
+BR_PLATFORM_QUEUES = 0.2  # share of matches in a platform-only queue
+BR_TIE_RATE = 0.03  # chance that a player is eliminated together with the one before
+ARENA_MATCHES = 250
+WVW_FIRST_FRIDAY = date(2025, 3, 7)
+WVW_WEEKS = 31
+WVW_BREAK = date(2025, 6, 13)  # the Friday of the maintenance week: no matchups
+
+BR_PARAMS = {"initial": 0, "floor": 0, "k": "bands",
+             "k_bands": [[0, 32], [2100, 24], [2400, 16]], "normalize": True}
+WVW_PARAMS = {"initial_rating": 1500, "initial_rd": 350, "initial_volatility": 0.06,
+              "tau": 0.6, "period": "week", "score_transform": "sine"}
+ARENA_PARAMS = {"assist_weight": 1, "betrayal_weight": 1, "loss_penalty": 0.96}
 
 REGIONS = ("EU", "NA", "SA", "ASIA", "OCE")
 PLATFORMS = ("pc", "ps", "xbox", "switch")
@@ -147,11 +177,163 @@ PROFILES = [
     _profile("D'Artagnan", "EU", "xbox"),
     _profile("El Niño", "SA", "ps"),
 ]
-PROFILE_BY_NAME = {p.name: p for p in PROFILES}
+# Battle Royale: a pool of its own, with platform queues (seed 002, "Platform mode").
+BR_PROFILES = [
+    # pc
+    _profile("Quokka Prime", "OCE", "pc"),
+    _profile("Nachtfalke", "EU", "pc"),
+    _profile("Zéphyrine", "EU", "pc"),
+    _profile("Dropzone Dave", "NA", "pc"),
+    _profile("Кирпич", "EU", "pc"),
+    _profile("Loot Llama", "SA", "pc"),
+    _profile("Høvding", "EU", "pc"),
+    _profile("Pixel Pirate", "NA", "pc"),
+    _profile("Glide Guru", "ASIA", "pc"),
+    _profile("Mœbius", "EU", "pc"),
+    _profile("Storm Chaser", "NA", "pc"),
+    _profile("Bushwhacker", "OCE", "pc"),
+    _profile("Rift Runner", "NA", "pc"),
+    _profile("Kraków Kid", "EU", "pc"),
+    _profile("Ironsights", "NA", "pc"),
+    _profile("Ghost Peppers", "SA", "pc"),
+    _profile("Saoirse", "EU", "pc"),
+    _profile("Emberline", "NA", "pc"),
+    _profile("Third Party Pete", "NA", "pc"),
+    _profile("<b>Bold</b> & \"Brash\" 'n' Co", "EU", "pc"),
+    _profile("Noémie", "EU", "pc"),
+    _profile("Crank90s", "NA", "pc"),
+    _profile("Tactical Toaster", "EU", "pc"),
+    _profile("Wrenchwright", "OCE", "pc"),
+    # ps
+    _profile("Blue Shell", "NA", "ps"),
+    _profile("Çelik", "EU", "ps"),
+    _profile("Penny Drop", "NA", "ps"),
+    _profile("Triggerfish", "OCE", "ps"),
+    _profile("Łoś", "EU", "ps"),
+    _profile("Shield Pot", "NA", "ps"),
+    _profile("Jade Ferret", "ASIA", "ps"),
+    _profile("Ramón Rampage", "SA", "ps"),
+    _profile("Night Owl", "NA", "ps"),
+    _profile("Aurelio", "SA", "ps"),
+    _profile("Guðrún", "EU", "ps"),
+    _profile("Mango Tango", "SA", "ps"),
+    _profile("Velvet Hammer", "NA", "ps"),
+    _profile("Zuzanna", "EU", "ps"),
+    _profile("Sunny Side", "OCE", "ps"),
+    _profile("Ōkami", "ASIA", "ps"),
+    _profile("Mint Condition", "EU", "ps"),
+    _profile("Hot Drop Hana", "ASIA", "ps"),
+    _profile("Storm Surge", "NA", "ps"),
+    # xbox
+    _profile("Xenon", "NA", "xbox"),
+    _profile("Grim Harvest", "NA", "xbox"),
+    _profile("Lucky Lefty", "NA", "xbox"),
+    _profile("Bärbel", "EU", "xbox"),
+    _profile("Sergeant Slurp", "NA", "xbox"),
+    _profile("Hop Rock", "OCE", "xbox"),
+    _profile("Tomás Tempest", "SA", "xbox"),
+    _profile("Pumpkin Spice", "NA", "xbox"),
+    _profile("Overclock", "EU", "xbox"),
+    _profile("Åsa", "EU", "xbox"),
+    _profile("Brick Wall", "NA", "xbox"),
+    _profile("Falcão", "SA", "xbox"),
+    _profile("Vortex Vera", "EU", "xbox"),
+    _profile("Drift King", "NA", "xbox"),
+    _profile("Echo Seven", "NA", "xbox"),
+    _profile("Dunebuggy", "OCE", "xbox"),
+    _profile("Frostbyte", "EU", "xbox"),
+    # switch
+    _profile("Mushroom Mo", "NA", "switch"),
+    _profile("桜井 蓮", "ASIA", "switch"),
+    _profile("Tiny Tim", "EU", "switch"),
+    _profile("Pocket Rocket", "NA", "switch"),
+    _profile("Leaf Blower", "OCE", "switch"),
+    _profile("Ünal", "EU", "switch"),
+    _profile("Shell Shock", "NA", "switch"),
+    _profile("Bubblegum", "ASIA", "switch"),
+    _profile("Sprout", "EU", "switch"),
+    _profile("Marisol", "SA", "switch"),
+    _profile("Comet Kid", "NA", "switch"),
+    _profile("Frosty", "EU", "switch"),
+    _profile("Pip", "OCE", "switch"),
+    _profile("Jellybean", "NA", "switch"),
+    _profile("Nuée", "EU", "switch"),
+    _profile("Dōjō Dan", "ASIA", "switch"),
+    _profile("Pancake", "NA", "switch"),
+    _profile("Wobble", "EU", "switch"),
+    _profile("Sir Squish", "NA", "switch"),
+    _profile("Lumen", "SA", "switch"),
+]
+
+# World vs World: the worlds are the players (seed 003); a world is on PC in one region.
+WVW_PROFILES = [
+    _profile("Stormwatch Bastion", "NA", "pc"),
+    _profile("Ironmarch Vale", "NA", "pc"),
+    _profile("Serpent's Reach", "NA", "pc"),
+    _profile("Ember Tide", "NA", "pc"),
+    _profile("Shiverwind Gate", "NA", "pc"),
+    _profile("Maguuma Deep", "NA", "pc"),
+    _profile("Ashford Crossing", "EU", "pc"),
+    _profile("Drakkar Hollow", "EU", "pc"),
+    _profile("Vigil's Rest", "EU", "pc"),
+    _profile("Bärenfels [DE]", "EU", "pc"),
+    _profile("Lac d'Émeraude [FR]", "EU", "pc"),
+    _profile("Costa de Niebla [SP]", "EU", "pc"),
+]
+
+# Arena: Halo: Reach on the Xbox 360 (seed 004).
+ARENA_PROFILES = [
+    _profile("Plasma Pete", "NA", "xbox"),
+    _profile("ThrusterPack", "NA", "xbox"),
+    _profile("Kat Lynx", "EU", "xbox"),
+    _profile("Grenade Jumper", "NA", "xbox"),
+    _profile("Armor Lock Larry", "NA", "xbox"),
+    _profile("Ørjan", "EU", "xbox"),
+    _profile("Élodie", "EU", "xbox"),
+    _profile("DMR Dana", "NA", "xbox"),
+    _profile("Needler Ned", "NA", "xbox"),
+    _profile("Jetpack Jo", "OCE", "xbox"),
+    _profile("Bloom Doom", "NA", "xbox"),
+    _profile("Sprint Sarge", "NA", "xbox"),
+    _profile("Hologram Hal", "EU", "xbox"),
+    _profile("Nikolaï", "EU", "xbox"),
+    _profile("Covenant Cole", "NA", "xbox"),
+    _profile("Drop Shield", "NA", "xbox"),
+    _profile("Frag Queen", "EU", "xbox"),
+    _profile("Zealot Zed", "NA", "xbox"),
+    _profile("Sword Base Sam", "NA", "xbox"),
+    _profile("Évora Eagle", "EU", "xbox"),
+    _profile("Camo Kenji", "ASIA", "xbox"),
+    _profile("Headshot Hugo", "EU", "xbox"),
+    _profile("Overshield", "NA", "xbox"),
+    _profile("Magnum Maya", "NA", "xbox"),
+    _profile("Spire Sniper", "OCE", "xbox"),
+    _profile("Ghost Rider 7", "NA", "xbox"),
+    _profile("Björk Bomber", "EU", "xbox"),
+    _profile("Pistol Whip", "NA", "xbox"),
+    _profile("Countdown Kid", "NA", "xbox"),
+    _profile("Rocket Rosa", "SA", "xbox"),
+    _profile("Evade Eve", "EU", "xbox"),
+    _profile("Warthog Wendy", "NA", "xbox"),
+    _profile("Boardwalk Ben", "NA", "xbox"),
+    _profile("Šimon Strike", "EU", "xbox"),
+    _profile("Beam Rifle Bo", "NA", "xbox"),
+    _profile("Team Player", "NA", "xbox"),
+    _profile("Assist King", "EU", "xbox"),
+    _profile("Oopsie Daisy", "NA", "xbox"),
+    _profile("Reflection Rae", "OCE", "xbox"),
+    _profile("Noob Tube", "NA", "xbox"),
+]
+
+ALL_PROFILES = PROFILES + BR_PROFILES + WVW_PROFILES + ARENA_PROFILES
+PROFILE_BY_NAME = {p.name: p for p in ALL_PROFILES}
 
 LUNARO_ROSTER = [p.name for p in PROFILES[:34]]
 SHARED = [nfc("Zoe\u0308"), "Dr. Ping", "Salt & Pepper", "さくら", "Łukasz"]
 ELO_ROSTER = SHARED + [p.name for p in PROFILES[34:]]
+BR_ROSTER = [p.name for p in BR_PROFILES]
+WVW_ROSTER = [p.name for p in WVW_PROFILES]
+ARENA_ROSTER = [p.name for p in ARENA_PROFILES]
 
 # The ranked-battle prodigy: far stronger than everyone else, plays a lot.
 ELO_STAR = "Zugzwang"
@@ -302,6 +484,9 @@ class Match:
     id: str | None = None
     notes: str | None = None
     challenger: str | None = None
+    platform: str | None = None  # placement: a platform-only queue
+    score_to_win: int | None = None  # arena
+    teams: list[dict] | None = None  # arena: [{"won": bool, "players": [...]}]
 
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -700,6 +885,335 @@ def elo_cup(rng: random.Random, state: EloState, entrants: list[Entrant], day: d
     return matches
 
 
+# ---- Placement (battle royale) -------------------------------------------
+
+# Gumbel noise of this scale on top of a hidden skill gives every pair of players
+# exactly the Elo odds 1 / (1 + 10^(-(skill_i - skill_j)/400)) of finishing ahead
+# (Plackett-Luce), so the placement system has something real to find.
+ELO_GUMBEL = 400.0 / math.log(10.0)
+
+
+def weighted_sample(rng: random.Random, items: list, weights: list[float], count: int) -> list:
+    """`count` distinct items drawn with the given weights (Efraimidis-Spirakis keys)."""
+    keys = sorted(((rng.random() ** (1.0 / w), index) for index, w in enumerate(weights)),
+                  reverse=True)
+    return [items[index] for _, index in keys[:count]]
+
+
+def br_places(rng: random.Random, lobby: list[Entrant]) -> tuple[list[Entrant], list[int]]:
+    """Finishing order and places: 1 + the number of players strictly ahead, so two
+    players eliminated by the same blast share a place and the next one is skipped."""
+    performance = [(p.skill - ELO_GUMBEL * math.log(-math.log(rng.random())), p.name)
+                   for p in lobby]
+    order = [p for _, p in sorted(zip(performance, lobby), key=lambda t: t[0], reverse=True)]
+    places = [1]
+    for index in range(1, len(order)):
+        # Never a shared win: one player (the last one standing) takes first place.
+        shared = index >= 2 and rng.random() < BR_TIE_RATE
+        places.append(places[-1] if shared else index + 1)
+    return order, places
+
+
+BR_NOTES = (
+    "The final circle closed over open water.",
+    "Server restarted once during the warm-up; the match itself ran clean.",
+    "Played during the Saint Valentine event weekend.",
+    "Replay reviewed after a report; no action taken.",
+)
+
+
+def launch_day(entrants: list[Entrant]) -> None:
+    """The players who join in the first three weeks are all there on the first day,
+    so the first lobbies are full."""
+    for entrant in entrants:
+        if entrant.joined <= FIRST_DAY + timedelta(days=21):
+            entrant.joined = FIRST_DAY
+
+
+def simulate_battle_royale(rng: random.Random) -> list[Match]:
+    entrants = make_entrants(rng, BR_ROSTER, 230.0, 0.0)
+    launch_day(entrants)  # a lobby needs 16
+    matches: list[Match] = []
+    for day in match_days(rng, BR_MATCHES):
+        pool = [p for p in entrants if p.joined <= day]
+        platform = None
+        if rng.random() < BR_PLATFORM_QUEUES:
+            # A platform queue opens once enough of that platform's players are around.
+            open_queues = sorted({p.profile.platform for p in pool
+                                  if sum(q.profile.platform == p.profile.platform
+                                         for q in pool) >= 16})
+            if open_queues:
+                platform = rng.choice(open_queues)
+                pool = [p for p in pool if p.profile.platform == platform]
+        size = rng.randint(16, min(40, len(pool)))
+        lobby = weighted_sample(rng, pool, [p.activity for p in pool], size)
+        order, places = br_places(rng, lobby)
+        entries = [{"name": p.name_on(day), "place": place} for p, place in zip(order, places)]
+        reference = order[0]
+        offset = utc_offset(reference.profile.region, day, rng.random() < 0.3)
+        played = make_played(rng, evening(rng, day), offset, (50, 45, 5))
+        match = Match(played, entries, monthly_file(played.shown), platform=platform)
+        shared = [place for index, place in enumerate(places)
+                  if index and places[index - 1] == place]
+        if shared and rng.random() < 0.3:
+            place = shared[0]
+            pair = [e["name"] for e in entries if e["place"] == place]
+            match.notes = (f"{' and '.join(pair)} were eliminated by the same blast "
+                           f"and share place {place}.")
+        elif rng.random() < 0.03:
+            match.notes = rng.choice(BR_NOTES)
+        for player in lobby:
+            player.games += 1
+        matches.append(match)
+    return matches
+
+
+# ---- Glicko-2 (World vs World) -------------------------------------------
+
+GLICKO_SCALE = 400.0 / math.log(10.0)  # 173.7178: Glicko-2 step 2
+
+
+@dataclass
+class Glicko:
+    """One world's Glicko-2 state on the Glicko scale (rating, RD, volatility)."""
+
+    rating: float
+    rd: float
+    volatility: float
+
+
+def sine_score(mine: float, theirs: float) -> float:
+    """Seed 003: p = A / (A + B), score = (sin((p - 0.5) pi) + 1) / 2."""
+    p = 0.5 if mine + theirs == 0 else mine / (mine + theirs)
+    return (math.sin((p - 0.5) * math.pi) + 1.0) / 2.0
+
+
+def glicko_period(states: dict[str, Glicko], battles: dict[str, list[tuple[str, float]]],
+                  tau: float, initial: Glicko, epsilon: float = 1e-6) -> dict[str, Glicko]:
+    """Glickman's Glicko-2 steps 1-8 for one rating period, all from the states
+    held before it. `battles`: player -> [(opponent, score)]; a player who has a
+    state and no battle only has their RD grown (step 6)."""
+    new = {}
+    for name in sorted(set(states) | set(battles)):
+        state = states.get(name, initial)
+        mu = (state.rating - 1500.0) / GLICKO_SCALE
+        phi = state.rd / GLICKO_SCALE
+        sigma = state.volatility
+        games = battles.get(name, [])
+        if not games:
+            phi_star = math.sqrt(phi * phi + sigma * sigma)
+            new[name] = Glicko(state.rating, phi_star * GLICKO_SCALE, sigma)
+            continue
+        v_inv = 0.0
+        delta_sum = 0.0
+        for opponent, score in games:
+            other = states.get(opponent, initial)
+            mu_j = (other.rating - 1500.0) / GLICKO_SCALE
+            phi_j = other.rd / GLICKO_SCALE
+            g = 1.0 / math.sqrt(1.0 + 3.0 * phi_j * phi_j / math.pi ** 2)
+            e = 1.0 / (1.0 + math.exp(-g * (mu - mu_j)))
+            v_inv += g * g * e * (1.0 - e)
+            delta_sum += g * (score - e)
+        v = 1.0 / v_inv
+        delta = v * delta_sum
+        a = math.log(sigma * sigma)
+
+        def f(x: float) -> float:
+            ex = math.exp(x)
+            return (ex * (delta * delta - phi * phi - v - ex)
+                    / (2.0 * (phi * phi + v + ex) ** 2) - (x - a) / (tau * tau))
+
+        big_a = a
+        if delta * delta > phi * phi + v:
+            big_b = math.log(delta * delta - phi * phi - v)
+        else:
+            k = 1
+            while f(a - k * tau) < 0:
+                k += 1
+            big_b = a - k * tau
+        f_a, f_b = f(big_a), f(big_b)
+        while abs(big_b - big_a) > epsilon:
+            big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+            f_c = f(big_c)
+            if f_c * f_b <= 0:
+                big_a, f_a = big_b, f_b
+            else:
+                f_a /= 2.0
+            big_b, f_b = big_c, f_c
+        sigma_new = math.exp(big_a / 2.0)
+        phi_star = math.sqrt(phi * phi + sigma_new * sigma_new)
+        phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
+        mu_new = mu + phi_new * phi_new * delta_sum
+        new[name] = Glicko(1500.0 + GLICKO_SCALE * mu_new, GLICKO_SCALE * phi_new, sigma_new)
+    return new
+
+
+def wvw_battles(matches: list[dict], score_of) -> dict[str, list[tuple[str, float]]]:
+    """Every pair of a three-way match is one battle for each side (seed 003)."""
+    battles: dict[str, list[tuple[str, float]]] = {}
+    for players in matches:
+        for me in players:
+            for other in players:
+                if other is not me:
+                    battles.setdefault(me["name"], []).append(
+                        (other["name"], score_of(me["score"], other["score"])))
+    return battles
+
+
+def wvw_reset(region: str, friday: date) -> tuple[datetime, timedelta]:
+    """The weekly reset ending a matchup, local time and UTC offset: Friday
+    20:00 in Central Europe for EU, Friday 21:00 US Eastern for NA (Saturday
+    morning UTC: still the same ISO week)."""
+    if region == "EU":
+        offset = timedelta(hours=2 if northern_summer(friday) else 1)
+        return datetime.combine(friday, time(20, 0)), offset
+    offset = timedelta(hours=-4 if northern_summer(friday) else -5)
+    return datetime.combine(friday, time(21, 0)), offset
+
+
+def simulate_wvw(rng: random.Random) -> list[Match]:
+    params = WVW_PARAMS
+    initial = Glicko(1500.0, 350.0, 0.06)
+    strength = {name: rng.lognormvariate(0.0, 0.45) for name in WVW_ROSTER}
+    # Last season's standing seeds the first week's matchups.
+    seeded = {name: math.log(s) + rng.gauss(0.0, 0.2) for name, s in strength.items()}
+    states: dict[str, Glicko] = {}
+    matches: list[Match] = []
+    after_break = False
+    for week in range(WVW_WEEKS):
+        friday = WVW_FIRST_FRIDAY + timedelta(weeks=week)
+        # Population drifts: guilds move between worlds over the season.
+        for name in WVW_ROSTER:
+            strength[name] *= math.exp(rng.gauss(0.0, 0.06))
+        if rng.random() < 0.08:
+            mover = rng.choice(WVW_ROSTER)
+            strength[mover] *= rng.choice((0.6, 1.6))
+        if friday == WVW_BREAK:
+            after_break = True
+            states = glicko_period(states, {}, params["tau"], initial)
+            continue
+        week_matches = []
+        for region in ("NA", "EU"):
+            worlds = [n for n in WVW_ROSTER if PROFILE_BY_NAME[n].region == region]
+            if states:
+                worlds.sort(key=lambda n: (-states[n].rating, n))
+            else:
+                worlds.sort(key=lambda n: (-seeded[n], n))
+            local, offset = wvw_reset(region, friday)
+            instant = (local - offset).replace(tzinfo=timezone.utc)
+            played = Played(local.strftime("%Y-%m-%dT%H:%M:%S") + format_offset(offset),
+                            instant, friday)
+            for tier in range(len(worlds) // 3):
+                group = worlds[tier * 3:tier * 3 + 3]
+                # War score: every world holds its home borderland and ticks some points
+                # all week (a fifth of the total each), the rest goes by strength.
+                total = rng.uniform(560_000, 820_000)
+                weights = [strength[n] * rng.lognormvariate(0.0, 0.15) for n in group]
+                scores = [round(total * (0.2 + 0.4 * w / sum(weights))) for w in weights]
+                entries = [{"name": n, "score": s} for n, s in zip(group, scores)]
+                iso_year, iso_week, _ = friday.isocalendar()
+                match = Match(played, entries, f"{iso_year}/w{iso_week:02d}.toml",
+                              id=f"{iso_year}-w{iso_week:02d}-{region.lower()}-tier-{tier + 1}")
+                match.notes = f"{region} tier {tier + 1}."
+                if after_break:
+                    monday, sunday = WVW_BREAK - timedelta(days=4), WVW_BREAK + timedelta(days=2)
+                    match.notes += (" First matchup after the maintenance week "
+                                    f"({monday.day} to {sunday.day} {sunday:%B}): no world played"
+                                    " then, so every world's RD grew by one period.")
+                week_matches.append(match)
+        after_break = False
+        states = glicko_period(states, wvw_battles([m.players for m in week_matches], sine_score),
+                               params["tau"], initial)
+        matches.extend(week_matches)
+    return matches
+
+
+# ---- Arena (Halo: Reach) -------------------------------------------------
+
+ARENA_MAPS = ("Sword Base", "Powerhouse", "Countdown", "Zealot", "Boardwalk", "Reflection",
+              "Spire", "The Cage")
+
+
+def arena_game(rng: random.Random, teams: list[list[Entrant]], score_to_win: int
+               ) -> list[list[dict]]:
+    """Kill by kill until one team reaches score_to_win. Only kills of an opponent
+    score; a betrayal (killing a teammate) and a suicide only add a death."""
+    stats = [[{"kills": 0, "deaths": 0, "assists": 0, "betrayals": 0} for _ in team]
+             for team in teams]
+    score = [0] * len(teams)
+    seats = [(t, i) for t, team in enumerate(teams) for i in range(len(team))]
+    attack = [math.exp(teams[t][i].skill / 120.0) for t, i in seats]
+    defence = [math.exp(-teams[t][i].skill / 200.0) for t, i in seats]
+    while max(score) < score_to_win:
+        roll = rng.random()
+        if roll < 0.006:
+            t, i = rng.choice(seats)
+            stats[t][i]["deaths"] += 1  # suicide: a grenade at one's own feet
+            continue
+        killer = weighted_pick(rng, seats, attack)
+        kt, ki = killer
+        if roll < 0.013 and len(teams[kt]) > 1:
+            victim = rng.choice([(kt, i) for i in range(len(teams[kt])) if i != ki])
+            stats[kt][ki]["betrayals"] += 1
+            stats[victim[0]][victim[1]]["deaths"] += 1
+            continue
+        targets = [s for s in seats if s[0] != kt]
+        vt, vi = weighted_pick(rng, targets, [defence[seats.index(s)] for s in targets])
+        stats[kt][ki]["kills"] += 1
+        stats[vt][vi]["deaths"] += 1
+        score[kt] += 1
+        helpers = ([(kt, i) for i in range(len(teams[kt])) if i != ki] if len(teams[kt]) > 1
+                   else [s for s in seats if s not in (killer, (vt, vi))])
+        if rng.random() < (0.4 if len(teams[kt]) > 1 else 0.12):
+            ht, hi = rng.choice(helpers)
+            stats[ht][hi]["assists"] += 1
+    return stats
+
+
+def arena_entry(player: Entrant, day: date, stat: dict) -> dict:
+    entry = {"name": player.name_on(day), "kills": stat["kills"], "deaths": stat["deaths"]}
+    if stat["assists"]:
+        entry["assists"] = stat["assists"]
+    if stat["betrayals"]:
+        entry["betrayals"] = stat["betrayals"]
+    return entry
+
+
+def simulate_arena(rng: random.Random) -> list[Match]:
+    entrants = make_entrants(rng, ARENA_ROSTER, 60.0, 0.0)
+    launch_day(entrants)  # a lobby needs 8
+    matches: list[Match] = []
+    for day in match_days(rng, ARENA_MATCHES):
+        pool = [p for p in entrants if p.joined <= day]
+        lobby = weighted_sample(rng, pool, [p.activity for p in pool], 8)
+        slayer = rng.random() < 0.6
+        if slayer:
+            # Balanced teams: a snake draft by skill, as the matchmaker would.
+            ranked = sorted(lobby, key=lambda p: (-p.skill, p.name))
+            teams = [[ranked[i] for i in (0, 3, 4, 7)], [ranked[i] for i in (1, 2, 5, 6)]]
+            score_to_win = 50
+        else:
+            teams = [[p] for p in lobby]
+            score_to_win = 25
+        stats = arena_game(rng, teams, score_to_win)
+        reference = teams[0][0]
+        offset = utc_offset(reference.profile.region, day, rng.random() < 0.3)
+        played = make_played(rng, evening(rng, day), offset, (55, 40, 5))
+        match = Match(played, [], monthly_file(played.shown), score_to_win=score_to_win)
+        team_kills = [sum(s["kills"] for s in team) for team in stats]
+        match.teams = [
+            {"won": kills == score_to_win,
+             "players": [arena_entry(p, day, s) for p, s in zip(team, team_stats)]}
+            for team, team_stats, kills in zip(teams, stats, team_kills)
+        ]
+        mode = "Team Slayer" if slayer else "Free for All"
+        match.notes = f"{mode} on {rng.choice(ARENA_MAPS)}."
+        for player in lobby:
+            player.games += 1
+        matches.append(match)
+    return matches
+
+
 # --------------------------------------------------------------------------
 # TOML output
 # --------------------------------------------------------------------------
@@ -769,15 +1283,16 @@ def self_test_strings() -> None:
     assert parsed == {"a": tricky, "b": tricky}, parsed
 
 
-def league_toml(name: str, system: str, description: str, tiers: list, params: dict) -> str:
+def league_toml(name: str, system: str, description: str, tiers: list | None,
+                params: dict) -> str:
     lines = [
         f"name = {toml_string(name)}",
         f"system = {toml_string(system)}",
         f"description = {toml_multiline(description)}",
-        f"tiers = {toml_value(tiers)}",
-        "",
-        "[params]",
     ]
+    if tiers is not None:
+        lines.append(f"tiers = {toml_value(tiers)}")
+    lines += ["", "[params]"]
     lines += [f"{toml_key(k)} = {toml_value(v)}" for k, v in params.items()]
     return "\n".join(lines) + "\n"
 
@@ -789,8 +1304,17 @@ def match_toml(match: Match) -> str:
     lines.append(f"played = {match.played.text}")
     if match.challenger is not None:
         lines.append(f"challenger = {toml_string(match.challenger)}")
+    if match.platform is not None:
+        lines.append(f"platform = {toml_string(match.platform)}")
     if match.notes is not None:
         lines.append(f"notes = {toml_string(match.notes)}")
+    if match.teams is not None:
+        lines.append(f"score_to_win = {match.score_to_win}")
+        for team in match.teams:
+            lines += ["", "[[match.teams]]", f"won = {toml_value(team['won'])}", "players = ["]
+            lines += [f"  {toml_value(entry)}," for entry in team["players"]]
+            lines.append("]")
+        return "\n".join(lines) + "\n"
     lines.append("players = [")
     lines += [f"  {toml_value(entry)}," for entry in match.players]
     lines.append("]")
@@ -803,6 +1327,8 @@ def file_title(path: str) -> str:
     month = name.partition("-")[2]
     if month in MONTHS:
         return f"{month.capitalize()} {year}"
+    if re.fullmatch(r"w[0-9]{2}", name):
+        return f"week {int(name[1:])} of {year}"
     return name.replace("-", " ").title()
 
 
@@ -854,8 +1380,84 @@ and 10 for good once a rating has reached 2400 (the *Master* tier). The K of the
 who issued the challenge is used for both sides.
 """
 
+# Chosen from the ratings the matches give: every tier holds players, Challenger only a few.
+BR_TIERS = [[0, "Bronze"], [75, "Silver"], [150, "Gold"], [225, "Platinum"], [300, "Diamond"],
+            [375, "Master"], [450, "Challenger"]]
 
-def write_all(root: Path, lunaro: list[Match], elo: list[Match]) -> list[Path]:
+BR_DESCRIPTION = """\
+Solo **battle royale**: 16 to 40 players drop in and the last one standing is first.
+Players eliminated by the same blast share a place. Some matches are **platform
+queues** (`platform = "pc"`, `"ps"`, `"xbox"` or `"switch"`) where everyone plays on that
+platform; the others mix all four.
+
+Ratings follow the seed's *Elo implementation*: a match is a duel against every other
+player in the lobby, everyone starts at **0**, no rating goes below 0, and K is 32 (24
+from 2100, 16 from 2400). The tiers are the seed's leagues, Bronze to Challenger.
+
+**One change from the seed's defaults: `normalize = true`.** K is divided by the number
+of rivals (n - 1), so one match moves a rating by at most 32 points. Without it, K applies
+to the sum of up to 39 duels. Rated that way, this league's own matches move a rating
+by about 130 points in a typical match and by over 1000 in the worst one, so the order
+of the board says more about the last match than about the player. With it, ratings
+settle between 0 and about 500, and the 2100 and 2400 bands are out of reach.
+"""
+
+WVW_DESCRIPTION = """\
+**World vs World**: every week the six worlds of each region (NA and EU) fight in two
+three-way matchups that run until the weekly reset, and the war score decides. Scores
+run into the hundreds of thousands.
+
+Ratings are **Glicko-2** as the game's developers described it (seed 003). Each pair of
+worlds in a matchup is one battle for each side, scored by p = A / (A + B) passed through
+the sine transform (sin((p - 0.5) pi) + 1) / 2, so a large lead counts for less than its
+size. Tau is 0.6, and each ISO week is one rating period. After every week the worlds of
+each region are sorted again by rating and grouped in threes, best three together: these
+are the next week's matchups (tier 1 and tier 2).
+
+**No matchups in week 24 of 2025 (9 to 15 June)**: the servers were down for maintenance.
+The week still counts as a rating period, so every world's RD grew by one step before
+the next matchups.
+"""
+
+ARENA_DESCRIPTION = """\
+**Arena** in the style of Halo: Reach: 4v4 Team Slayer to 50 kills and eight-player Free
+for All to 25. Each game is rated on its own from the player's stats, as in the Arena of
+the game's beta (seed 004):
+
+raw = kills + assists - (deaths / 3 + betrayals), and the game rating is
+penalty x (1000 + 2000 / pi x atan(raw x players per team / score to win)), where the
+penalty is 1 for the winners and 0.96 for everyone else. A player's rating is the mean of
+all their game ratings: it measures how well they play, not whom they beat.
+"""
+
+
+@dataclass(frozen=True)
+class LeagueOut:
+    """One league to write: its folder, league.toml and simulated matches."""
+
+    slug: str
+    name: str
+    system: str
+    description: str
+    tiers: list | None
+    params: dict
+    matches: list[Match]
+
+
+def leagues_of(lunaro: list[Match], elo: list[Match], battle_royale: list[Match],
+               wvw: list[Match], arena: list[Match]) -> list[LeagueOut]:
+    return [
+        LeagueOut(LUNARO_SLUG, "Lunaro Duels", "lunaro", LUNARO_DESCRIPTION, LUNARO_TIERS,
+                  LUNARO_PARAMS, lunaro),
+        LeagueOut(ELO_SLUG, "Ranked Battle", "elo", ELO_DESCRIPTION, ELO_TIERS, ELO_PARAMS, elo),
+        LeagueOut(BR_SLUG, "Battle Royale", "placement", BR_DESCRIPTION, BR_TIERS, BR_PARAMS,
+                  battle_royale),
+        LeagueOut(WVW_SLUG, "World vs World", "glicko2", WVW_DESCRIPTION, None, WVW_PARAMS, wvw),
+        LeagueOut(ARENA_SLUG, "Arena", "arena", ARENA_DESCRIPTION, None, ARENA_PARAMS, arena),
+    ]
+
+
+def write_all(root: Path, leagues: list[LeagueOut]) -> list[Path]:
     matches_dir = root / "matches"
     written = []
 
@@ -864,20 +1466,15 @@ def write_all(root: Path, lunaro: list[Match], elo: list[Match]) -> list[Path]:
         path.write_text(text, encoding="utf-8", newline="\n")
         written.append(path)
 
-    for slug in (LUNARO_SLUG, ELO_SLUG):
-        shutil.rmtree(matches_dir / slug, ignore_errors=True)
-    write(matches_dir / LUNARO_SLUG / "league.toml", league_toml(
-        "Lunaro Duels", "lunaro", LUNARO_DESCRIPTION, LUNARO_TIERS,
-        LUNARO_PARAMS))
-    for path, text in match_files(lunaro, "Lunaro Duels").items():
-        write(matches_dir / LUNARO_SLUG / path, text)
-    write(matches_dir / ELO_SLUG / "league.toml", league_toml(
-        "Ranked Battle", "elo", ELO_DESCRIPTION, ELO_TIERS,
-        ELO_PARAMS))
-    for path, text in match_files(elo, "Ranked Battle").items():
-        write(matches_dir / ELO_SLUG / path, text)
-    used = sorted(set(LUNARO_ROSTER) | set(ELO_ROSTER))
-    write(matches_dir / "players.toml", players_toml(PROFILES, used))
+    for league in leagues:
+        shutil.rmtree(matches_dir / league.slug, ignore_errors=True)
+        write(matches_dir / league.slug / "league.toml", league_toml(
+            league.name, league.system, league.description, league.tiers, league.params))
+        for path, text in match_files(league.matches, league.name).items():
+            write(matches_dir / league.slug / path, text)
+    used = sorted(set(LUNARO_ROSTER) | set(ELO_ROSTER) | set(BR_ROSTER) | set(WVW_ROSTER)
+                  | set(ARENA_ROSTER))
+    write(matches_dir / "players.toml", players_toml(ALL_PROFILES, used))
     return written
 
 
@@ -886,6 +1483,11 @@ def write_all(root: Path, lunaro: list[Match], elo: list[Match]) -> list[Path]:
 # --------------------------------------------------------------------------
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+MATCH_KEYS = {
+    "lunaro": {"players"}, "elo": {"players", "challenger"},
+    "placement": {"players", "platform"}, "glicko2": {"players"},
+    "arena": {"score_to_win", "teams"},
+}
 
 
 class Problems(list):
@@ -936,7 +1538,6 @@ def read_league(folder: Path, system: str, problems: Problems) -> tuple[dict, li
         problems.add(f"{folder.name}/league.toml", "bad name or system")
     if set(league) - {"name", "system", "description", "params", "tiers"}:
         problems.add(f"{folder.name}/league.toml", "unknown key")
-    extra_keys = {"challenger"} if system == "elo" else set()
     matches = []
     seen_ids: dict[str, str] = {}
     for path in sorted(folder.rglob("*.toml")):
@@ -948,7 +1549,7 @@ def read_league(folder: Path, system: str, problems: Problems) -> tuple[dict, li
             default_id = rel.removesuffix(".toml").replace("/", "-") + f"-{position}"
             match_id = match.get("id", default_id)
             where = f"{folder.name}/{rel} #{position} ({match_id})"
-            if set(match) - {"id", "played", "notes", "players"} - extra_keys:
+            if set(match) - {"id", "played", "notes"} - MATCH_KEYS[system]:
                 problems.add(where, f"unknown key in {sorted(match)}")
             if not (isinstance(match_id, str) and len(match_id) <= 64
                     and ID_PATTERN.fullmatch(match_id)):
@@ -962,17 +1563,25 @@ def read_league(folder: Path, system: str, problems: Problems) -> tuple[dict, li
                 continue
             if "notes" in match and not isinstance(match["notes"], str):
                 problems.add(where, "bad notes")
-            players = match.get("players", [])
-            names = [p.get("name") for p in players]
+            names = match_names(match)
             for name in names:
                 check_name(name, where, problems)
-            if len(players) != 2 or len(set(names)) != len(names):
+            if len(set(names)) != len(names):
+                problems.add(where, "a player appears twice")
+                continue
+            if system in ("lunaro", "elo") and len(names) != 2:
                 problems.add(where, "a duel needs two different players")
                 continue
             if system == "lunaro":
-                check_lunaro(players, where, problems)
+                check_lunaro(match["players"], where, problems)
+            elif system == "elo":
+                check_elo(match, match["players"], where, problems)
+            elif system == "placement":
+                check_placement(match, where, problems)
+            elif system == "glicko2":
+                check_wvw(match, where, problems)
             else:
-                check_elo(match, players, where, problems)
+                check_arena(match, where, problems)
             matches.append({"instant": instant, "file": rel, "position": position,
                             "id": match_id, "match": match})
     matches.sort(key=lambda m: (m["instant"], m["file"], m["position"]))
@@ -996,6 +1605,75 @@ def check_lunaro(players: list[dict], where: str, problems: Problems) -> None:
         problems.add(where, "two hosts")
 
 
+def match_names(match: dict) -> list:
+    if "teams" in match:
+        return [p.get("name") for team in match["teams"] for p in team.get("players", [])]
+    return [p.get("name") for p in match.get("players", [])]
+
+
+def is_count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def check_placement(match: dict, where: str, problems: Problems) -> None:
+    players = match["players"]
+    if not 16 <= len(players) <= 40:
+        problems.add(where, f"{len(players)} players, not 16 to 40")
+    places = [p.get("place") for p in players]
+    if any(set(p) - {"name", "place"} for p in players):
+        problems.add(where, "unknown player key")
+    if any(type(v) is not int or v < 1 for v in places):
+        problems.add(where, f"bad places {places!r}")
+    elif places != sorted(places) or places.count(1) != 1:
+        problems.add(where, "places out of order, or not exactly one winner")
+    if "platform" in match and match["platform"] not in PLATFORMS:
+        problems.add(where, f"bad platform {match['platform']!r}")
+
+
+def check_wvw(match: dict, where: str, problems: Problems) -> None:
+    players = match["players"]
+    if len(players) != 3 or any(set(p) - {"name", "score"} for p in players):
+        problems.add(where, "a matchup is three worlds, each { name, score }")
+    if any(type(p.get("score")) is not int or not 100_000 <= p["score"] < 1_000_000
+           for p in players):
+        problems.add(where, "a score is not in the hundreds of thousands")
+
+
+def check_arena(match: dict, where: str, problems: Problems) -> None:
+    target = match.get("score_to_win")
+    teams = match.get("teams", [])
+    if type(target) is not int or target <= 0 or len(teams) < 2:
+        problems.add(where, "bad score_to_win or fewer than two teams")
+        return
+    if sum(1 for team in teams if team.get("won") is True) != 1:
+        problems.add(where, "not exactly one winning team")
+    if (len(teams), len(teams[0].get("players", []))) not in ((2, 4), (8, 1)) \
+            or len({len(team.get("players", [])) for team in teams}) != 1:
+        problems.add(where, "neither 4v4 nor a free for all of eight")
+    kills = deaths = betrayals = 0
+    for team in teams:
+        players = team.get("players", [])
+        if set(team) - {"won", "players"} or not players:
+            problems.add(where, "a team is { won, players }, players not empty")
+            continue
+        for player in players:
+            if set(player) - {"name", "kills", "deaths", "assists", "betrayals"}:
+                problems.add(where, "unknown player key")
+            if not all(is_count(player.get(key, 0)) for key in
+                       ("kills", "deaths", "assists", "betrayals")):
+                problems.add(where, f"bad stats of {player.get('name')!r}")
+                return
+        team_kills = sum(p["kills"] for p in players)
+        if team_kills > target or (team.get("won") is True) != (team_kills == target):
+            problems.add(where, f"team kills {team_kills} against score_to_win {target}")
+        kills += team_kills
+        deaths += sum(p["deaths"] for p in players)
+        betrayals += sum(p.get("betrayals", 0) for p in players)
+    # Every kill and every betrayal is somebody's death; suicides add a few more.
+    if not kills + betrayals <= deaths <= kills + betrayals + 5:
+        problems.add(where, f"{deaths} deaths for {kills} kills and {betrayals} betrayals")
+
+
 def check_elo(match: dict, players: list[dict], where: str, problems: Problems) -> None:
     scores = [p.get("score") for p in players]
     for player in players:
@@ -1013,6 +1691,8 @@ class Rated:
     games: dict[str, int] = field(default_factory=dict)
     peak: dict[str, float] = field(default_factory=dict)
     master_at: dict[str, str] = field(default_factory=dict)
+    rd: dict[str, float] = field(default_factory=dict)
+    empty_periods: list[str] = field(default_factory=list)
 
 
 def rate_lunaro(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
@@ -1062,12 +1742,102 @@ def rate_elo(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
     return rated
 
 
+def rate_placement(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
+    """CONTRACT section 4 `placement`: a duel against every other player of the match."""
+    rated = Rated()
+    bands = params["k_bands"]
+    for item in matches:
+        players = item["match"]["players"]
+        names = [owner.get(p["name"], p["name"]) for p in players]
+        before = [rated.ratings.get(n, float(params["initial"])) for n in names]
+        after = []
+        for me, (rating, player) in enumerate(zip(before, players)):
+            e = sum(expected(rating, other) for j, other in enumerate(before) if j != me)
+            s = sum(1.0 if other["place"] > player["place"] else 0.5
+                    for j, other in enumerate(players)
+                    if j != me and other["place"] >= player["place"])
+            k = params["k"]
+            if k == "bands":
+                k = bands[0][1]
+                for low, band_k in bands:
+                    if rating >= low:
+                        k = band_k
+            if params["normalize"]:
+                k /= len(players) - 1
+            after.append(max(float(params["floor"]), rating + k * (s - e)))
+        for name, rating in zip(names, after):
+            rated.ratings[name] = rating
+            rated.games[name] = rated.games.get(name, 0) + 1
+            rated.peak[name] = max(rated.peak.get(name, rating), rating)
+    return rated
+
+
+def iso_week(instant: datetime) -> tuple[int, int]:
+    year, week, _ = instant.isocalendar()
+    return year, week
+
+
+def rate_wvw(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
+    """Glicko-2 by ISO week, every week from the first to the last, empty ones too."""
+    rated = Rated()
+    initial = Glicko(float(params["initial_rating"]), float(params["initial_rd"]),
+                     float(params["initial_volatility"]))
+    by_week: dict[tuple[int, int], list[list[dict]]] = {}
+    for item in matches:
+        players = [{"name": owner.get(p["name"], p["name"]), "score": p["score"]}
+                   for p in item["match"]["players"]]
+        by_week.setdefault(iso_week(item["instant"]), []).append(players)
+    states: dict[str, Glicko] = {}
+    monday = matches[0]["instant"].date() - timedelta(days=matches[0]["instant"].weekday())
+    while iso_week(datetime.combine(monday, time(0, 0))) <= iso_week(matches[-1]["instant"]):
+        week = by_week.get(iso_week(datetime.combine(monday, time(0, 0))), [])
+        if not week:
+            rated.empty_periods.append(f"{monday:%G-W%V}")
+        states = glicko_period(states, wvw_battles(week, sine_score), params["tau"], initial)
+        for players in week:
+            for player in players:
+                rated.games[player["name"]] = rated.games.get(player["name"], 0) + 1
+        monday += timedelta(weeks=1)
+    rated.ratings = {name: state.rating for name, state in states.items()}
+    rated.rd = {name: state.rd for name, state in states.items()}
+    return rated
+
+
+def rate_arena(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
+    """Seed 004: each game's rating from the player's own stats; the mean of them all."""
+    rated = Rated()
+    totals: dict[str, float] = {}
+    for item in matches:
+        match = item["match"]
+        for team in match["teams"]:
+            norm = len(team["players"]) / match["score_to_win"]
+            penalty = 1.0 if team["won"] else params["loss_penalty"]
+            for player in team["players"]:
+                raw = (player["kills"] + params["assist_weight"] * player.get("assists", 0)
+                       - (player["deaths"] / 3.0
+                          + params["betrayal_weight"] * player.get("betrayals", 0)))
+                game = penalty * (1000.0 + 2000.0 / math.pi * math.atan(raw * norm))
+                name = owner.get(player["name"], player["name"])
+                totals[name] = totals.get(name, 0.0) + game
+                rated.games[name] = rated.games.get(name, 0) + 1
+                rated.peak[name] = max(rated.peak.get(name, game), game)
+    rated.ratings = {name: total / rated.games[name] for name, total in totals.items()}
+    return rated
+
+
 def tier_of(rating: float, tiers: list) -> str:
     name = tiers[0][1]
     for bound, label in tiers:
         if rating >= bound:
             name = label
     return name
+
+
+def tier_counts(rated: Rated, tiers: list) -> dict[str, int]:
+    counts = {label: 0 for _, label in tiers}
+    for rating in rated.ratings.values():
+        counts[tier_of(rating, tiers)] += 1
+    return counts
 
 
 def summarise(title: str, rated: Rated, matches: list[dict], tiers: list, digits: int) -> None:
@@ -1090,10 +1860,8 @@ def summarise(title: str, rated: Rated, matches: list[dict], tiers: list, digits
     print(f"   games per player: min {games[0]}, median {games[len(games) // 2]}, "
           f"max {games[-1]}; more than 30: {sum(1 for g in games if g > 30)}")
     table = sorted(rated.ratings.items(), key=lambda kv: (-kv[1], kv[0]))
-    counts = {label: 0 for _, label in tiers}
-    for _, rating in table:
-        counts[tier_of(rating, tiers)] += 1
-    print("   tiers: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if tiers:
+        print("   tiers: " + ", ".join(f"{k} {v}" for k, v in tier_counts(rated, tiers).items()))
     top = ", ".join(f"{n} {r:.{digits}f} ({rated.games[n]})" for n, r in table[:5])
     print(f"   top 5: {top}")
     print(f"   bottom: {table[-1][0]} {table[-1][1]:.{digits}f}")
@@ -1110,11 +1878,15 @@ def verify(root: Path, written: list[Path]) -> int:
     owner = read_players(matches_dir / "players.toml", problems)
     lunaro_league, lunaro = read_league(matches_dir / LUNARO_SLUG, "lunaro", problems)
     elo_league, elo = read_league(matches_dir / ELO_SLUG, "elo", problems)
-    for league, items in ((LUNARO_SLUG, lunaro), (ELO_SLUG, elo)):
+    br_league, br = read_league(matches_dir / BR_SLUG, "placement", problems)
+    wvw_league, wvw = read_league(matches_dir / WVW_SLUG, "glicko2", problems)
+    arena_league, arena = read_league(matches_dir / ARENA_SLUG, "arena", problems)
+    for league, items in ((LUNARO_SLUG, lunaro), (ELO_SLUG, elo), (BR_SLUG, br),
+                          (WVW_SLUG, wvw), (ARENA_SLUG, arena)):
         for item in items:
-            for player in item["match"]["players"]:
-                if player["name"] not in owner and player["name"] not in PROFILE_BY_NAME:
-                    problems.add(f"{league} {item['id']}", f"unknown player {player['name']!r}")
+            for name in match_names(item["match"]):
+                if name not in owner and name not in PROFILE_BY_NAME:
+                    problems.add(f"{league} {item['id']}", f"unknown player {name!r}")
     lunaro_rated = rate_lunaro(lunaro, owner, lunaro_league["params"])
     elo_rated = rate_elo(elo, owner, elo_league["params"])
 
@@ -1140,6 +1912,46 @@ def verify(root: Path, written: list[Path]) -> int:
     aliases_used = sorted({name for name in used_names if owner.get(name, name) != name})
     print(f"   aliases used in matches: {', '.join(aliases_used)}")
 
+
+    br_rated = rate_placement(br, owner, br_league["params"])
+    summarise("battle-royale (placement)", br_rated, br, br_league["tiers"], 1)
+    sizes = sorted(len(m["match"]["players"]) for m in br)
+    queues: dict[str, int] = {}
+    for item in br:
+        platform = item["match"].get("platform")
+        if platform is None:
+            continue
+        queues[platform] = queues.get(platform, 0) + 1
+        for name in match_names(item["match"]):
+            if PROFILE_BY_NAME[owner.get(name, name)].platform != platform:
+                problems.add(f"{BR_SLUG} {item['id']}", f"{name!r} is not on {platform}")
+    ties = sum(1 for m in br for i, p in enumerate(m["match"]["players"])
+               if i and m["match"]["players"][i - 1]["place"] == p["place"])
+    print(f"   lobbies of {sizes[0]} to {sizes[-1]} players; platform queues: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(queues.items()))
+          + f"; shared places: {ties}")
+    counts = tier_counts(br_rated, br_league["tiers"])
+    if min(counts.values()) == 0 or not 1 <= counts["Challenger"] <= 5:
+        problems.add(f"{BR_SLUG}/league.toml", f"tiers: every tier needs a player and "
+                                               f"Challenger only a few: {counts}")
+
+    wvw_rated = rate_wvw(wvw, owner, wvw_league["params"])
+    summarise("world-vs-world (glicko2)", wvw_rated, wvw, None, 1)
+    scores = [p["score"] for m in wvw for p in m["match"]["players"]]
+    print(f"   scores {min(scores)}..{max(scores)}; empty weeks: {', '.join(wvw_rated.empty_periods)}")
+    print("   RD: " + ", ".join(f"{n} {rd:.1f}" for n, rd in sorted(wvw_rated.rd.items())[:3]))
+    if len(wvw_rated.empty_periods) != 1:
+        problems.add(WVW_SLUG, f"expected one empty week, got {wvw_rated.empty_periods}")
+
+    arena_rated = rate_arena(arena, owner, arena_league["params"])
+    summarise("arena (arena)", arena_rated, arena, None, 1)
+    modes = {}
+    for item in arena:
+        mode = item["match"]["notes"].partition(" on ")[0]
+        modes[mode] = modes.get(mode, 0) + 1
+    print("   modes: " + ", ".join(f"{k} {v}" for k, v in sorted(modes.items()))
+          + f"; with betrayals: {sum(1 for m in arena if 'betrayals' in str(m['match']))}")
+
     regulars = sum(1 for games in elo_rated.games.values() if games > 30)
     if regulars * 2 <= len(elo_rated.games):
         problems.add(ELO_SLUG, f"only {regulars} players have played more than 30 games")
@@ -1158,7 +1970,10 @@ def main(argv: list[str] | None = None) -> int:
     self_test_strings()
     lunaro = simulate_lunaro(random.Random(f"{SEED}-{LUNARO_SLUG}"))
     elo = simulate_elo(random.Random(f"{SEED}-{ELO_SLUG}"))
-    written = write_all(args.root, lunaro, elo)
+    battle_royale = simulate_battle_royale(random.Random(f"{SEED}-{BR_SLUG}"))
+    wvw = simulate_wvw(random.Random(f"{SEED}-{WVW_SLUG}"))
+    arena = simulate_arena(random.Random(f"{SEED}-{ARENA_SLUG}"))
+    written = write_all(args.root, leagues_of(lunaro, elo, battle_royale, wvw, arena))
     return verify(args.root, written)
 
 
