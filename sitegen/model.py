@@ -22,7 +22,9 @@ RECENT = 12
 MATCH_FACTS = {"challenger": "Challenger", "platform": "Platform", "score_to_win": "Score to win"}
 
 
-@dataclass(frozen=True, slots=True)
+# Compared by identity: one Link per player and league, so counting opponents
+# (head to head in 100-player lobbies) hashes in C, not through generated __hash__.
+@dataclass(frozen=True, slots=True, eq=False)
 class Link:
     text: str
     url: str          # site-relative path such as "leagues/x/players/y/"
@@ -175,8 +177,8 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             tier=config.tier_of(r.standing.rating),
         )
 
-    def link(name: str) -> Link:
-        return Link(name, players[name].url)
+    links = {name: Link(name, pv.url) for name, pv in players.items()}
+    link = links.__getitem__
 
     # Which change belongs to which player in which match; a period's change
     # belongs to every match of the period the player played in.
@@ -203,12 +205,15 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                           if m.extra.get(key) is not None])
         views.append(view)
+        everyone = [line.player for line in lines]
         for i, line in enumerate(lines):
             p = players[line.player.text]
             counts[p.name] += 1
-            others = [(l.player, l.team) for j, l in enumerate(lines) if j != i]
-            opponents = [o for o, team in others if line.team is None or team != line.team]
-            teammates = [o for o, team in others if line.team is not None and team == line.team]
+            if line.team is None:       # slices: a 100-player lobby is 9,900 pairs
+                opponents, teammates = everyone[:i] + everyone[i + 1:], []
+            else:
+                opponents = [l.player for l in lines if l.team != line.team]
+                teammates = [l.player for j, l in enumerate(lines) if l.team == line.team and j != i]
             p.games.append(PlayerGame(view, line, opponents, counts[p.name], teammates=teammates))
             if line.result == "win":
                 p.wins += 1
@@ -261,15 +266,14 @@ def _mark_rated(player: PlayerView) -> None:
 
 def record_by_opponent(player: PlayerView) -> list[dict[str, Any]]:
     """Head-to-head: games, wins, draws, losses against each opponent, most played first."""
-    table: dict[str, dict[str, Any]] = defaultdict(lambda: {"games": 0, "win": 0, "draw": 0, "loss": 0})
-    links: dict[str, Link] = {}
+    games: Counter[Link] = Counter()
+    results: dict[Link, Counter[str]] = defaultdict(Counter)
     for g in player.games:
-        for opp in g.opponents:
-            row = table[opp.text]
-            links[opp.text] = opp
-            row["games"] += 1
-            if g.line.result:
-                row[g.line.result] += 1
-    rows = [{"opponent": links[n], **row} for n, row in table.items()]
+        games.update(g.opponents)
+        if g.line.result:
+            for opp in g.opponents:
+                results[opp][g.line.result] += 1
+    rows = [{"opponent": opp, "games": n, "win": results[opp]["win"], "draw": results[opp]["draw"],
+             "loss": results[opp]["loss"]} for opp, n in games.items()]
     rows.sort(key=lambda r: (-r["games"], r["opponent"].text))
     return rows
