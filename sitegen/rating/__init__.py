@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from .base import Change, Match, Param, RatingEvent, Standing, System
+from .arena import Arena
 from .elo import Elo
+from .glicko2 import Glicko2
 from .lunaro import Lunaro
+from .placement import Placement
 
 # The contract's system name -> its class (CONTRACT section 2 `system`).
 SYSTEMS: dict[str, type[System]] = {
-    cls.name: cls for cls in (Lunaro, Elo)
+    cls.name: cls for cls in (Lunaro, Elo, Placement, Glicko2, Arena)
 }
 
 __all__ = ["SYSTEMS", "Change", "Match", "Param", "RatingEvent", "Standing", "System"]
