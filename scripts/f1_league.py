@@ -67,7 +67,7 @@ PARAMS = {"initial": 1500, "floor": 0, "k": 32, "normalize": True}
 DESCRIPTION = """\
 Every Formula 1 World Championship Grand Prix since 1950, rated as a **placement**
 league: a race is a duel between every pair of cars on the grid, the better-placed
-driver winning it (seed 002's Elo for battle royales, CONTRACT section 4).
+driver winning it (the placement Elo designed for battle royales).
 
 **Places** are the full finishing order (`positionOrder`): classified cars first,
 then retirements, disqualifications and non-starters, so a mechanical retirement
@@ -79,7 +79,7 @@ with the better of the two places.
 a flat **32**, with **`normalize = true`**: K is divided by the number of rivals, so a
 race moves a rating by at most 32 points however large the field, and winning from an
 evenly rated field is worth +16. Without it a 26-car race would move a rating by up to
-800 points and one lucky afternoon would outweigh a season. The seed's K bands (32,
+800 points and one lucky afternoon would outweigh a season. The design's K bands (32,
 24 from 2100, 16 from 2400) are meant for ratings that start at 0 and are not used.
 
 **Data.** Ergast-schema F1 results 1950-2025 (races, results, drivers, circuits),

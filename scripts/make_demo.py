@@ -1390,11 +1390,11 @@ Players eliminated by the same blast share a place. Some matches are **platform
 queues** (`platform = "pc"`, `"ps"`, `"xbox"` or `"switch"`) where everyone plays on that
 platform; the others mix all four.
 
-Ratings follow the seed's *Elo implementation*: a match is a duel against every other
+Ratings follow the *Elo implementation* of the battle-royale design: a match is a duel against every other
 player in the lobby, everyone starts at **0**, no rating goes below 0, and K is 32 (24
-from 2100, 16 from 2400). The tiers are the seed's leagues, Bronze to Challenger.
+from 2100, 16 from 2400). The tiers are the design's leagues, Bronze to Challenger.
 
-**One change from the seed's defaults: `normalize = true`.** K is divided by the number
+**One change from the design's defaults: `normalize = true`.** K is divided by the number
 of rivals (n - 1), so one match moves a rating by at most 32 points. Without it, K applies
 to the sum of up to 39 duels. Rated that way, this league's own matches move a rating
 by about 130 points in a typical match and by over 1000 in the worst one, so the order
@@ -1407,7 +1407,7 @@ WVW_DESCRIPTION = """\
 three-way matchups that run until the weekly reset, and the war score decides. Scores
 run into the hundreds of thousands.
 
-Ratings are **Glicko-2** as the game's developers described it (seed 003). Each pair of
+Ratings are **Glicko-2** as the game's developers described it. Each pair of
 worlds in a matchup is one battle for each side, scored by p = A / (A + B) passed through
 the sine transform (sin((p - 0.5) pi) + 1) / 2, so a large lead counts for less than its
 size. Tau is 0.6, and each ISO week is one rating period. After every week the worlds of
@@ -1422,7 +1422,7 @@ the next matchups.
 ARENA_DESCRIPTION = """\
 **Arena** in the style of Halo: Reach: 4v4 Team Slayer to 50 kills and eight-player Free
 for All to 25. Each game is rated on its own from the player's stats, as in the Arena of
-the game's beta (seed 004):
+the game's beta:
 
 raw = kills + assists - (deaths / 3 + betrayals), and the game rating is
 penalty x (1000 + 2000 / pi x atan(raw x players per team / score to win)), where the

@@ -142,20 +142,16 @@ def player_slugs(names: list[str]) -> dict[str, str]:
 def formula(terms: dict[str, float | None], before: float | None, after: float, integer: bool) -> str:
     """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
 
-    Chosen by which terms a change carries, so every system with K, S and E reads alike.
+    For every system whose change is K × (S − E); the others' terms speak for themselves.
     """
     if {"k", "score", "expected"} <= terms.keys():
         k, s, e = terms["k"], terms["score"], terms["expected"]
         raw = k * (s - e)
-        text = f"{k:g} × ({s:.3f} − {e:.3f}) = {raw:+.2f}"
+        text = f"{k:.4g} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
         if integer:
             text += ", rounded"
         elif before is not None and abs(before + raw - after) > 1e-9:
-            text += f", held at the floor of {after:g}"
-        return text.replace("-", "−")
-    if {"raw", "game_norm", "penalty", "game_rating"} <= terms.keys():
-        raw, norm, pen = terms["raw"], terms["game_norm"], terms["penalty"]
-        text = f"{pen:g} × (1000 + 2000/π × atan({raw:.3f} × {norm:.3f})) = {terms['game_rating']:.1f}"
+            text += f", floor {after:g}"
         return text.replace("-", "−")
     return ""
 
@@ -188,6 +184,12 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             for mid in event.matches:
                 change_of[(mid, c.player)] = (c, event.key, event.matches)
 
+    # A change is marked with its period only where it spans several of the player's matches.
+    in_event: Counter[tuple[str, str]] = Counter()
+    for m in rated.league.matches:
+        for name in m.players:
+            in_event[(change_of[(m.id, name)][1], name)] += 1
+
     views: list[MatchView] = []
     counts: Counter[str] = Counter()
     for m in rated.league.matches:
@@ -199,7 +201,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             lines.append(MatchLine(
                 link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
-                team=entry.get("team"), period=event_key if len(event_matches) > 1 else None))
+                team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None))
         view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
                          _groups(m, lines),
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()

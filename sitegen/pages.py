@@ -50,9 +50,10 @@ TERM_LABELS = {
 
 
 RESULTS_PER_PAGE = 200
-# A lobby of 100 would list 99 names in every row of a player's games; a few suffice,
-# the match page has the rest. Head to head keeps the most frequent opponents.
-OPPONENTS_SHOWN = 5
+# A lobby of 100 would list 99 names in every row of a player's games: past a team
+# game's worth the row says how many and the match page has them. Head to head
+# keeps the most frequent opponents.
+OPPONENTS_SHOWN = 8
 HEAD_TO_HEAD = 50
 
 
