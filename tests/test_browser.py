@@ -48,7 +48,10 @@ FIXTURE_PAGES = [
     "", "leagues/duel/", "leagues/duel/results/", "leagues/duel/players/i-eve-co-i/",
     "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/", "leagues/ladder/",
     "leagues/ladder/players/omega/", "leagues/ladder/matches/grudge/",
-    "spec/lunaro/", "spec/elo/", "about/", "404.html",
+    "leagues/royale/", "leagues/royale/matches/season-1-2/", "leagues/royale/players/i-eve-co-i/",
+    "leagues/wvw/", "leagues/wvw/matches/w12-a/", "leagues/wvw/players/ashford/",
+    "leagues/arena/", "leagues/arena/matches/games-1/", "leagues/arena/players/kaito/",
+    "spec/lunaro/", "spec/elo/", "spec/placement/", "spec/glicko2/", "spec/arena/", "about/", "404.html",
 ]
 
 
@@ -249,6 +252,8 @@ INJECTED = """() => [...document.querySelectorAll('i, b, img, script:not([type="
 
 
 @pytest.mark.parametrize("path", ["", "leagues/duel/", "leagues/duel/players/i-eve-co-i/",
+                                  "leagues/royale/", "leagues/royale/players/i-eve-co-i/",
+                                  "leagues/royale/matches/season-1-2/",
                                   "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/"])
 def test_name_with_markup_is_shown_as_text(sites, tab, path):
     site = sites["small"]
@@ -263,18 +268,39 @@ def test_name_with_markup_is_shown_as_text(sites, tab, path):
     assert not t.problems, t.problems
 
 
-def test_chart_is_drawn_on_player_pages(sites, tab):
+@pytest.mark.parametrize("system", ["lunaro", "elo", "placement", "glicko2", "arena"])
+def test_spec_page_draws_its_curve(sites, tab, system):
+    """Each spec page draws its system's characteristic curve: one line per series in its table."""
     site = sites["small"]
     t = tab()
-    for path in ("leagues/duel/players/i-eve-co-i/", "leagues/ladder/players/ana/"):
+    assert t.open(f"{site.url}spec/{system}/").status == 200
+    chart = t.page.locator("figure.chart div.vega")
+    assert chart.count() == 1, f"spec/{system}/: no chart"
+    assert "drawn" in (chart.get_attribute("class") or "").split(), f"spec/{system}/: chart not drawn"
+    series = t.page.locator("details.curve-values thead th").count() - 1
+    lines = chart.locator("svg g.mark-line path").count()
+    assert series >= 1 and lines == series, f"spec/{system}/: {lines} lines for {series} series"
+    assert t.page.locator("math").count() > 0, f"spec/{system}/: no MathML formulas"
+    assert not t.problems, t.problems
+
+
+def test_chart_is_drawn_on_player_pages(sites, tab):
+    """One point per rating change: a period of several matches (Ashford, 2024-W12) is one point."""
+    site = sites["small"]
+    t = tab()
+    for path in ("leagues/duel/players/i-eve-co-i/", "leagues/ladder/players/ana/",
+                 "leagues/royale/players/zoe/", "leagues/wvw/players/ashford/", "leagues/arena/players/ana/"):
         assert t.open(site.url + path).status == 200
         chart = t.page.locator("div.vega")
         assert chart.count() == 1
         assert "drawn" in (chart.get_attribute("class") or "").split(), f"/{path}: class 'drawn' not set"
         assert chart.locator("svg").count() == 1, f"/{path}: no svg in div.vega"
-        games = t.page.locator("section[aria-labelledby=games-h] tbody tr").count()
+        rows = t.page.locator("section[aria-labelledby=games-h] tbody tr")
+        rated = rows.count() - rows.filter(has_text="rated with").count()
         points = chart.locator("svg g.mark-symbol path").count()
-        assert games > 0 and points == games, f"/{path}: {points} points for {games} games"
+        assert rated > 0 and points == rated, f"/{path}: {points} points for {rated} rated games"
+        if path.endswith("ashford/"):
+            assert rows.count() == 3 and rated == 2, "Ashford's two matches of 2024-W12 are one change"
     assert not t.problems, t.problems
 
 
