@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium bench demo-data clean
+.PHONY: site serve test install install-test chromium bench demo-data f1-data clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench: install
 
 demo-data: $(VENV)/bin/python
 	$(PY) scripts/make_demo.py
+
+# Reads the Ergast-schema F1 results from ../shared/data/f1 (CC0 1.0) and rewrites matches/formula-1.
+f1-data: $(VENV)/bin/python
+	$(PY) scripts/f1_league.py
 
 clean:
 	rm -rf _site bench-out .pytest_cache
