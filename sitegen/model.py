@@ -6,6 +6,7 @@ Templates only format; every ordering, count and explanation is decided here.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -40,7 +41,7 @@ class MatchLine:
     before: float | None
     after: float
     delta: float | None
-    terms: dict[str, float | None]
+    terms: Mapping[str, float | None]
     tier: Tier | None = None
     formula: str = ""                 # how the change follows from the terms
     team: int | None = None           # 1-based team number in team games
@@ -72,14 +73,34 @@ class MatchView:
 
 @dataclass(slots=True)
 class PlayerGame:
-    """A row of a player's match list: the match, the opponents and the change it caused."""
+    """A row of a player's match list: the match, the player's line in it and the change."""
 
     match: MatchView
-    line: MatchLine
-    opponents: list[Link]
+    index: int                         # the player's position in the match
     number: int                        # the player's n-th game
     rated: bool = True                 # False for all but the player's last game of a period
-    teammates: list[Link] = field(default_factory=list)
+
+    @property
+    def line(self) -> MatchLine:
+        return self.match.lines[self.index]
+
+    # Computed when asked, not stored: in 100-player lobbies stored lists of 99
+    # opponents per game took most of a large build's memory.
+    @property
+    def opponents(self) -> list[Link]:
+        lines, i = self.match.lines, self.index
+        team = lines[i].team
+        if team is None:
+            return [l.player for l in lines[:i]] + [l.player for l in lines[i + 1:]]
+        return [l.player for l in lines if l.team != team]
+
+    @property
+    def teammates(self) -> list[Link]:
+        lines, i = self.match.lines, self.index
+        team = lines[i].team
+        if team is None:
+            return []
+        return [l.player for j, l in enumerate(lines) if l.team == team and j != i]
 
 
 @dataclass(slots=True)
@@ -139,7 +160,7 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return slugs
 
 
-def formula(terms: dict[str, float | None], before: float | None, after: float, integer: bool) -> str:
+def formula(terms: Mapping[str, float | None], before: float | None, after: float, integer: bool) -> str:
     """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
 
     For every system whose change is K × (S − E); the others' terms speak for themselves.
@@ -197,7 +218,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         event_key, event_matches = "", ()
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             c, event_key, event_matches = change_of[(m.id, name)]
-            terms = dict(c.terms)
+            terms = c.terms         # shared with the change, not copied: a million lines in big leagues
             lines.append(MatchLine(
                 link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
@@ -207,16 +228,10 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                           if m.extra.get(key) is not None])
         views.append(view)
-        everyone = [line.player for line in lines]
         for i, line in enumerate(lines):
             p = players[line.player.text]
             counts[p.name] += 1
-            if line.team is None:       # slices: a 100-player lobby is 9,900 pairs
-                opponents, teammates = everyone[:i] + everyone[i + 1:], []
-            else:
-                opponents = [l.player for l in lines if l.team != line.team]
-                teammates = [l.player for j, l in enumerate(lines) if l.team == line.team and j != i]
-            p.games.append(PlayerGame(view, line, opponents, counts[p.name], teammates=teammates))
+            p.games.append(PlayerGame(view, i, counts[p.name]))
             if line.result == "win":
                 p.wins += 1
             elif line.result == "draw":
@@ -271,11 +286,13 @@ def record_by_opponent(player: PlayerView) -> list[dict[str, Any]]:
     games: Counter[Link] = Counter()
     results: dict[Link, Counter[str]] = defaultdict(Counter)
     for g in player.games:
-        games.update(g.opponents)
+        opponents = g.opponents
+        games.update(opponents)
         if g.line.result:
-            for opp in g.opponents:
+            for opp in opponents:
                 results[opp][g.line.result] += 1
-    rows = [{"opponent": opp, "games": n, "win": results[opp]["win"], "draw": results[opp]["draw"],
-             "loss": results[opp]["loss"]} for opp, n in games.items()]
+    none: Counter[str] = Counter()
+    rows = [{"opponent": opp, "games": n, **{r: results.get(opp, none)[r] for r in ("win", "draw", "loss")}}
+            for opp, n in games.items()]
     rows.sort(key=lambda r: (-r["games"], r["opponent"].text))
     return rows

@@ -99,12 +99,13 @@ def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
     for g in player.games:
         if not g.rated:          # a period's change is drawn once, at its last game
             continue
+        opponents = g.opponents
         rows.append({
             "date": iso(g.match.match.played),
             "game": g.number,
             "rating": round(g.line.after, 6),
             "match": g.match.id,
-            "opponent": ", ".join(o.text for o in g.opponents[:3]) + (" …" if len(g.opponents) > 3 else ""),
+            "opponent": ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else ""),
             "result": g.line.result or g.line.details,
             "change": fmt_delta(g.line.delta, decimals),
         })

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from .data import iso
 
@@ -30,6 +31,13 @@ def fmt_delta(value: float | None, decimals: int = 0) -> str:
     if float(text.replace(",", "")) == 0:
         return "\u00b10"
     return ("+" if value > 0 else MINUS) + text
+
+
+def delta_badge(value: float | None, decimals: int = 0) -> Markup:
+    """A change as a coloured badge; a filter, not an included template, since big leagues
+    show it a million times and an include costs a new template context each time."""
+    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
+    return Markup(f'<span class="delta {kind}">{escape(fmt_delta(value, decimals))}</span>')
 
 
 def fmt_number(value: float | None, decimals: int = 3) -> str:
@@ -64,7 +72,8 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(rating=fmt_rating, delta=fmt_delta, number=fmt_number, date=fmt_date,
+    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, number=fmt_number,
+                       date=fmt_date,
                        datetime=fmt_datetime, iso=iso)
     env.globals["url"] = url
     return env
