@@ -81,7 +81,7 @@ def arena_curve() -> Curve:
     for team, to_win, label in ((1, 25, "free-for-all, 25 to win"), (4, 50, "4 a team, 50 to win"),
                                 (8, 50, "8 a team, 50 to win")):
         for raw in _steps(-20, 40, 120):
-            rows.append({"x": raw, "y": arena.game_rating(raw, team / to_win, 1.0), "series": label})
+            rows.append({"x": raw, "y": arena.game_rating(raw, arena.team_norm(team, to_win)), "series": label})
     return Curve("Raw rating (kills + assists − deaths/3 − betrayals)", "Game rating (winning team)",
                  "Game", tuple(rows),
                  "The game rating of a player on the winning team against their raw rating, for three "

@@ -47,9 +47,14 @@ def battle_score(a: float, b: float, transform: str) -> float:
     """
     if transform == "outcome":
         return 1.0 if a > b else 0.5 if a == b else 0.0
-    top = max(a, b)
-    # Divided by the larger score first, so two scores near the float limit cannot sum to inf.
-    p = 0.5 if top == 0 else (a / top) / (a / top + b / top)
+    total = a + b
+    if total == 0:
+        p = 0.5
+    elif math.isfinite(total):
+        p = a / total               # the seed's formula, computed as written
+    else:                           # two scores near the float limit: scale down first
+        top = max(a, b)
+        p = (a / top) / (a / top + b / top)
     if transform == "share":
         return p
     if transform == "sine":
