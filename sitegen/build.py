@@ -65,7 +65,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
     output = Output(out)
     try:
         for league in rated:
-            for name, text in league_files(league).items():
+            for name, text in league_files(league):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
         render_site(site, rated, output, base_url=base_url)
         output.commit()

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 from datetime import datetime
+from collections.abc import Iterator
 from typing import Any
 
 from .history import RatedLeague
@@ -88,16 +89,25 @@ def _json_value(value: Any) -> Any:
 
 
 def to_json(table: Table) -> str:
+    """A list of objects, formatted as ``json.dumps(objects, indent=1)`` would.
+
+    Written one object at a time: a list of a million dicts would be built only to
+    be serialised, and took most of a large league's memory.
+    """
     header, rows = table
-    objects = [{k: _json_value(v) for k, v in zip(header, row)} for row in rows]
-    return json.dumps(objects, ensure_ascii=False, indent=1) + "\n"
+    if not rows:
+        return "[]\n"
+    parts = []
+    for row in rows:
+        obj = json.dumps({k: _json_value(v) for k, v in zip(header, row)}, ensure_ascii=False, indent=1)
+        parts.append(" " + obj.replace("\n", "\n "))   # one level deeper, inside the list
+    return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
-def league_files(rated: RatedLeague) -> dict[str, str]:
-    """File name -> text, for data/<league>/."""
-    out = {}
-    for name, table in (("standings", standings_table(rated)), ("changes", changes_table(rated)),
-                        ("matches", matches_table(rated))):
-        out[f"{name}.csv"] = to_csv(table)
-        out[f"{name}.json"] = to_json(table)
-    return out
+def league_files(rated: RatedLeague) -> Iterator[tuple[str, str]]:
+    """(file name, text) for data/<league>/, one file at a time to keep memory flat."""
+    for name, make in (("standings", standings_table), ("changes", changes_table),
+                       ("matches", matches_table)):
+        table = make(rated)
+        yield f"{name}.csv", to_csv(table)
+        yield f"{name}.json", to_json(table)

@@ -86,7 +86,7 @@ def league_data(root: Path, slug: str) -> dict[str, str]:
 
     for rated in rate(check(root)):
         if rated.league.config.slug == slug:
-            return league_files(rated)
+            return dict(league_files(rated))
     raise AssertionError(f"no league {slug!r} in {root}")
 
 
