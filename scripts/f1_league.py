@@ -55,6 +55,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_demo import toml_string  # noqa: E402  (the demo's TOML writer, one copy of the escaping)
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "f1"
 DEFAULT_OUT = REPO / "matches" / "formula-1"
@@ -167,23 +170,6 @@ def race_places(rows: list[dict], names: dict[str, str]) -> dict[str, dict[str, 
 # --------------------------------------------------------------------------
 # Writing TOML
 # --------------------------------------------------------------------------
-
-_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r",
-            '"': '\\"', "\\": "\\\\"}
-
-
-def toml_string(text: str) -> str:
-    out = ['"']
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
-
 
 def toml_multiline(text: str) -> str:
     """A multi-line basic string; the description has no backslash or triple quote."""
