@@ -19,6 +19,7 @@ from .config import LeagueConfig
 from .curves import CURVES, Curve
 from .markup import MarkupError, render_markdown
 from .problems import Problems
+from .render import MINUS
 from .rating import SYSTEMS
 
 BUILTIN = Path(__file__).resolve().parent / "content"
@@ -92,7 +93,7 @@ def chart_figure(curve: Curve) -> str:
 
 def _num(value: float, fmt: str) -> str:
     # d3 formats (",.3f") and Python's share this subset.
-    return format(value, fmt).replace("-", "\u2212")
+    return format(value, fmt).replace("-", MINUS)
 
 
 def _toml(value) -> str:
@@ -125,5 +126,5 @@ def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) ->
         stem = path[:-3]
         url = "" if stem == "index" else (stem[:-len("index")] if stem.endswith("/index") else stem + "/")
         pages.append(ContentPage(path, url, rendered.title or parts[-1][:-3].replace("-", " ").title(),
-                                 rendered.html, system, "chart" in shortcodes and shortcodes["chart"] in rendered.html))
+                                 rendered.html, system, "chart" in rendered.shortcodes))
     return pages

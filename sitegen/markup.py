@@ -43,6 +43,7 @@ class Rendered:
 
     html: str
     title: str | None
+    shortcodes: frozenset[str] = frozenset()   # the shortcodes the page used
 
 
 # --- math -------------------------------------------------------------------
@@ -151,9 +152,10 @@ class _ShortcodeProcessor(BlockProcessor):
     # Fenced code is stashed by a preprocessor before blocks are parsed.
     PRIORITY = 77
 
-    def __init__(self, parser: BlockParser, shortcodes: Mapping[str, str]) -> None:
+    def __init__(self, parser: BlockParser, shortcodes: Mapping[str, str], used: set[str]) -> None:
         super().__init__(parser)
         self.shortcodes = shortcodes
+        self.used = used
 
     def test(self, parent: etree.Element, block: str) -> bool:
         return _SHORTCODE_RE.fullmatch(block.strip()) is not None
@@ -165,6 +167,7 @@ class _ShortcodeProcessor(BlockProcessor):
         if name not in self.shortcodes:
             known = ", ".join(sorted(self.shortcodes)) or "none"
             raise MarkupError(f"unknown shortcode {{{{< {name} >}}}} (known: {known})")
+        self.used.add(name)
         # A paragraph holding only a stashed block-level fragment is unwrapped
         # by the raw_html postprocessor; strip() so a leading newline keeps it so.
         p = etree.SubElement(parent, "p")
@@ -264,6 +267,7 @@ class _SitegenExtension(Extension):
         self.allow_html = allow_html
         self.tex_of: dict[str, str] = {}  # stash placeholder -> TeX, for plain text
         self.title: str | None = None
+        self.used: set[str] = set()
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
         md.ESCAPED_CHARS.append("$")
@@ -271,7 +275,7 @@ class _SitegenExtension(Extension):
             _MathInlineProcessor(md, self), "math", _MathInlineProcessor.PRIORITY
         )
         md.parser.blockprocessors.register(
-            _ShortcodeProcessor(md.parser, self.shortcodes), "shortcode", _ShortcodeProcessor.PRIORITY
+            _ShortcodeProcessor(md.parser, self.shortcodes, self.used), "shortcode", _ShortcodeProcessor.PRIORITY
         )
         md.treeprocessors.register(_TitleTreeprocessor(md, self), "title", _TitleTreeprocessor.PRIORITY)
         md.treeprocessors.register(
@@ -303,4 +307,4 @@ def render_markdown(
         output_format="html",
     )
     body = md.convert(text)
-    return Rendered(html=body, title=ext.title)
+    return Rendered(html=body, title=ext.title, shortcodes=frozenset(ext.used))

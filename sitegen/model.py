@@ -224,7 +224,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
                 team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None))
         view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
-                         _groups(m, lines),
+                         _groups(lines),
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                           if m.extra.get(key) is not None])
         views.append(view)
@@ -258,7 +258,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                       any(line.team is not None for v in views for line in v.lines))
 
 
-def _groups(m: Match, lines: list[MatchLine]) -> list[Group]:
+def _groups(lines: list[MatchLine]) -> list[Group]:
     """Team games show each team together, winners first as listed; other matches one group."""
     if all(line.team is None for line in lines):
         return [Group(None, lines)]

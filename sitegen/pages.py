@@ -47,6 +47,8 @@ TERM_LABELS = {
     "volatility_before": "σ before", "volatility_after": "σ after",
     "rd": "RD", "volatility": "Volatility σ",
 }
+# Decimals of the standings' own columns: RD reads like a rating, volatility moves in the 5th place.
+STANDING_DECIMALS = {"rd": 1, "volatility": 5}
 
 
 RESULTS_PER_PAGE = 200
@@ -130,6 +132,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         "system_labels": SYSTEM_LABELS,
         "term_labels": TERM_LABELS,
         "system_explain": SYSTEM_EXPLAIN,
+        "standing_decimals": STANDING_DECIMALS,
     }
 
     def page(path: str, template: str, **context: Any) -> None:

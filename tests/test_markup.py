@@ -304,3 +304,6 @@ def test_builtin_pages_render(page):
         assert "<math" in out.html
         assert TABLE in out.html
         assert chart in out.html
+        assert out.shortcodes == {"params", "chart"}
+    else:
+        assert out.shortcodes == frozenset()
