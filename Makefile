@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium bench demo-data f1-data clean
+.PHONY: site serve test install install-test chromium bench demo-data f1-data lighthouse clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ demo-data: $(VENV)/bin/python
 # Reads the Ergast-schema F1 results from ../shared/data/f1 (CC0 1.0) and rewrites matches/formula-1.
 f1-data: $(VENV)/bin/python
 	$(PY) scripts/f1_league.py
+
+# Lighthouse scores of the demo site: a measurement, not a test (`make test` leaves it out).
+# Needs node and npm; Lighthouse comes from the registry at the version package-lock.json pins.
+lighthouse: install chromium
+	npm ci --no-audit --no-fund
+	CHROME_PATH=$(CHROMIUM) $(PY) scripts/lighthouse.py
 
 clean:
 	rm -rf _site bench-out .pytest_cache
