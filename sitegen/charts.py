@@ -20,13 +20,13 @@ HISTORY = "history"
 def _history_spec() -> dict[str, Any]:
     data = alt.Data(name=HISTORY)
     # Times in UTC, as everywhere else on the site; Vega would otherwise show the viewer's local time.
-    base = alt.Chart(data).encode(
-        x=alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6),
-              scale=alt.Scale(type="utc")),
-        y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
-    )
+    by_date = alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6),
+                    scale=alt.Scale(type="utc"))
+    by_game = alt.X("game:Q", title="Game", axis=alt.Axis(format="d", tickMinStep=1, labelOverlap=True),
+                    scale=alt.Scale(zero=False, nice=False))
     tooltip = [
         alt.Tooltip("utcyearmonthdatehoursminutes(date):T", title="Date (UTC)", format="%Y-%m-%d %H:%M"),
+        alt.Tooltip("game:Q", title="Game"),
         alt.Tooltip("match:N", title="Match"),
         alt.Tooltip("opponent:N", title="Opponent"),
         alt.Tooltip("result:N", title="Result"),
@@ -34,11 +34,18 @@ def _history_spec() -> dict[str, Any]:
         alt.Tooltip("change:N", title="Change"),
     ]
     chart = alt.layer(
-        base.mark_line(interpolate="step-after", strokeWidth=2),
-        base.mark_point(filled=True, size=28).encode(tooltip=tooltip),
-    ).properties(width="container", height=260)
+        alt.Chart(data).mark_line(interpolate="step-after", strokeWidth=2),
+        alt.Chart(data).mark_point(filled=True, size=28).encode(tooltip=tooltip),
+    ).encode(
+        x=by_date, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
+    # The page's CSS gives the chart its height, so drawing it moves nothing (no layout shift).
+    ).properties(width="container", height="container")
     spec = chart.to_dict()
     spec.pop("datasets", None)
+    # Read by site.js: the page's axis switch puts one of these in encoding.x, and its
+    # range buttons keep the rows of the dataset from a game number on.
+    spec["usermeta"] = {"dataset": HISTORY, "x": {"date": spec["encoding"]["x"],
+                                                  "game": by_game.to_dict()}}
     return spec
 
 
@@ -64,3 +71,33 @@ def curve_chart(curve) -> dict[str, Any]:
                  alt.Tooltip("y:Q", title=curve.y_title, format=curve.y_format)],
     ).properties(width="container", height=280)
     return chart.to_dict()
+
+
+DISTRIBUTION = "distribution"
+
+
+@functools.cache
+def _distribution_spec() -> dict[str, Any]:
+    data = alt.Data(name=DISTRIBUTION)
+    chart = alt.Chart(data).mark_bar(binSpacing=1).encode(
+        x=alt.X("low:Q", bin="binned", title="Rating", axis=alt.Axis(labelOverlap=True)),
+        x2="high:Q",
+        y=alt.Y("players:Q", title="Players", axis=alt.Axis(tickMinStep=1)),
+        tooltip=[alt.Tooltip("range:N", title="Rating"), alt.Tooltip("players:Q", title="Players")],
+    ).properties(width="container", height="container")
+    spec = chart.to_dict()
+    spec.pop("datasets", None)
+    return spec
+
+
+def distribution_chart(bins) -> dict[str, Any]:
+    """A league's rating histogram (``board.Bin`` values, computed once for the chart and its table)."""
+    spec = copy.copy(_distribution_spec())
+    if bins:
+        # Ticks on the bin bounds: the x encoding is copied, the shared spec left as it is.
+        x = {**spec["encoding"]["x"], "bin": {"binned": True, "step": round(bins[0].high - bins[0].low, 9)}}
+        spec["encoding"] = {**spec["encoding"], "x": x}
+    spec["datasets"] = {DISTRIBUTION: [
+        {"low": b.low, "high": b.high, "players": b.count, "range": f"{b.low:g} to below {b.high:g}"}
+        for b in bins]}
+    return spec

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from .markup import MarkupError, render_markdown
 from .load import LeagueSource, SiteSource, TomlFile
@@ -18,11 +19,27 @@ from .rating.base import check_name, is_number, normalize_name, type_name
 
 
 @dataclass(frozen=True, slots=True)
+class BoardSettings:
+    """How a leaderboard reads a league: who is inactive or provisional, how far movement looks back."""
+
+    inactive_days: int = 365          # no match this long before the league's last: shown apart
+    movement_days: int = 30           # rank movement, movers and activity over this window
+    provisional_games: int = 10       # fewer games: provisional (systems without their own rule)
+    provisional_rd: float = 110       # glicko2: RD above this is provisional, as lichess marks it
+
+
+@dataclass(frozen=True, slots=True)
 class SiteSettings:
     title: str = "Leaderboards"
     description: str = "Ratings computed from match results kept in git."
     base_url: str = ""
     repo_url: str = ""
+    board: BoardSettings = BoardSettings()
+    # [tool.sitegen.leagues.<slug>], already merged over ``board``.
+    leagues: dict[str, BoardSettings] = field(default_factory=dict)
+
+    def board_for(self, slug: str) -> BoardSettings:
+        return self.leagues.get(slug, self.board)
 
 
 SETTINGS_KEYS = {
@@ -31,6 +48,19 @@ SETTINGS_KEYS = {
     "base_url": "a URL such as https://example.org/leagues/",
     "repo_url": "the repository's URL, such as https://github.com/owner/repo",
 }
+
+
+def _positive_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+BOARD_KEYS = {
+    "inactive_days": (_positive_int, "a whole number of days > 0"),
+    "movement_days": (_positive_int, "a whole number of days > 0"),
+    "provisional_games": (_positive_int, "a whole number of games > 0"),
+    "provisional_rd": (lambda v: is_number(v) and v > 0, "a number > 0 (a rating deviation)"),
+}
+ALL_SETTINGS = (*SETTINGS_KEYS, *BOARD_KEYS, "leagues")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +117,110 @@ class Roster:
 
 
 def site_settings(source: SiteSource, problems: Problems) -> SiteSettings:
-    values = {}
+    values: dict[str, Any] = {}
+    board: dict[str, Any] = {}
+    overrides: dict[str, Any] = {}
     for key, value in source.settings.items():
-        if key not in SETTINGS_KEYS:
-            problems.add(source.settings_file, f"unknown key; allowed keys: {', '.join(SETTINGS_KEYS)}",
+        if key in BOARD_KEYS:
+            board.update(_board_values(source, {key: value}, "tool.sitegen", problems))
+        elif key == "leagues":
+            if isinstance(value, dict):
+                overrides = value
+            else:
+                problems.add(source.settings_file, "must be tables like [tool.sitegen.leagues.<slug>], "
+                             f"got {type_name(value)}", field="tool.sitegen.leagues")
+        elif key not in SETTINGS_KEYS:
+            problems.add(source.settings_file, f"unknown key; allowed keys: {', '.join(ALL_SETTINGS)}",
                          field=f"tool.sitegen.{key}")
         elif not isinstance(value, str):
             problems.add(source.settings_file, f"must be {SETTINGS_KEYS[key]}, got {type_name(value)}",
                          field=f"tool.sitegen.{key}")
+        elif key == "base_url" and value:
+            problem = base_url_problem(value)
+            if problem:
+                problems.add(source.settings_file, problem, field="tool.sitegen.base_url")
+            else:
+                values[key] = normalize_base_url(value)
         else:
             values[key] = value
-    return SiteSettings(**values)
+    site_board = BoardSettings(**board)
+    leagues = {lg.slug: lg for lg in source.leagues}
+    per_league: dict[str, BoardSettings] = {}
+    for slug, table in overrides.items():
+        where = f"tool.sitegen.leagues.{slug}"
+        if slug not in leagues:
+            problems.add(source.settings_file, f"no league folder matches/{slug}/; leagues: "
+                         f"{', '.join(sorted(leagues)) or 'none'}", field=where)
+        elif not isinstance(table, dict):
+            problems.add(source.settings_file, f"must be a table of {', '.join(BOARD_KEYS)}, "
+                         f"got {type_name(table)}", field=where)
+        else:
+            own = _board_values(source, table, where, problems)
+            _check_applies(source, leagues[slug], own, where, problems)
+            per_league[slug] = BoardSettings(**{**board, **own})
+    return SiteSettings(**values, board=site_board, leagues=per_league)
+
+
+def base_url_problem(value: str) -> str | None:
+    """What is wrong with a base URL (`base_url` or `--base-url`), or None.
+
+    Feeds, the sitemap and the 404 page build absolute addresses from it, so it must
+    be an absolute http(s) URL naming a host; a query or fragment would end up
+    inside every address.
+    """
+    text = value.strip()
+    try:
+        parts = urlsplit(text)
+        parts.port        # raises on a port that is not a number
+    except ValueError:
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
+            or parts.query or parts.fragment or any(c.isspace() for c in text)):
+        return ("must be an absolute http(s) URL such as https://owner.github.io/repo/ "
+                f"(no query or fragment), got {value!r}")
+    return None
+
+
+def normalize_base_url(value: str) -> str:
+    """The URL with exactly one trailing slash: the site's root folder (`.../repo` -> `.../repo/`)."""
+    return value.strip().rstrip("/") + "/"
+
+
+def _board_values(source: SiteSource, table: dict[str, Any], where: str,
+                  problems: Problems) -> dict[str, Any]:
+    """The valid leaderboard keys of one table; every bad one reported at its field."""
+    out = {}
+    for key, value in table.items():
+        if key not in BOARD_KEYS:
+            problems.add(source.settings_file, f"unknown key; allowed keys: {', '.join(BOARD_KEYS)}",
+                         field=f"{where}.{key}")
+            continue
+        check, allowed = BOARD_KEYS[key]
+        if not check(value):
+            problems.add(source.settings_file, f"must be {allowed}, got {value!r}", field=f"{where}.{key}")
+        else:
+            out[key] = value
+    return out
+
+
+def _check_applies(source: SiteSource, league: LeagueSource, own: dict[str, Any], where: str,
+                   problems: Problems) -> None:
+    """A per-league key the league's system would ignore is a mistake, not a silent no-op."""
+    system = league.config.data.get("system") if league.config else None
+    cls = SYSTEMS.get(system) if isinstance(system, str) else None
+    if cls is None:             # league.toml reports its own system problem
+        return
+    by_rd = "rd" in cls.standing_terms       # glicko2: provisional by its rating deviation
+    if "provisional_rd" in own and not by_rd:
+        problems.add(source.settings_file, f"applies only to leagues with an RD (glicko2); {league.slug!r} "
+                     f"is rated with {system}", field=f"{where}.provisional_rd")
+    if "provisional_games" in own and by_rd:
+        problems.add(source.settings_file, f"{league.slug!r} is rated with glicko2, where a rating is "
+                     "provisional by its RD; set provisional_rd instead", field=f"{where}.provisional_games")
+    elif "provisional_games" in own and any(p.name == "provisional_games" for p in cls.params):
+        problems.add(source.settings_file, f"{league.slug!r} is rated with {system}, which has its own "
+                     f"provisional_games parameter; set it under [params] in {league.config.rel}",
+                     field=f"{where}.provisional_games")
 
 
 LEAGUE_KEYS = ("name", "system", "description", "params", "tiers")
