@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import functools
+from urllib.parse import urlsplit
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 
 from .charts import history_chart
+from .config import base_url_problem, normalize_base_url
+from .feeds import league_feed, site_feed, write_feeds
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view, record_by_opponent
 from .problems import InvalidInput, Problem, Problems
 from .render import environment, fmt_delta, iso
+from .search import SearchIndexError, write_search_index
+from .sitemap import Sitemap, write_robots, write_sitemap
 from .write import Output
 
 if TYPE_CHECKING:
@@ -114,18 +119,32 @@ def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
     return rows
 
 
+def site_base_url(configured: str, given: str | None) -> str:
+    """``--base-url`` when given (checked as ``base_url`` is), else the setting: the site's
+    absolute address ending in "/", or "" when none is known."""
+    if given is None:
+        return configured
+    if not given.strip():
+        return ""
+    problem = base_url_problem(given)
+    if problem:
+        raise InvalidInput([Problem("--base-url", message=problem)])
+    return normalize_base_url(given)
+
+
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None) -> None:
+    settings = site.settings
+    base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
-    settings = site.settings
     leagues = [league_view(r, site.roster) for r in rated]
     content = list(site.content)
     specs = {p.system: p for p in content if p.system}
     nav_pages = [p for p in content if not p.system]
     common = {
         "site": settings,
-        "base_url": (base_url if base_url is not None else settings.base_url).rstrip("/"),
+        "base_url": base,               # "https://owner.github.io/repo/", or "" when unknown
         "leagues": leagues,
         "specs": specs,
         "nav_pages": nav_pages,
@@ -135,9 +154,16 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         "standing_decimals": STANDING_DECIMALS,
     }
 
+    sitemap = Sitemap()
+    feed = site_feed(leagues)
+
     def page(path: str, template: str, **context: Any) -> None:
         depth = path.count("/")
-        ctx = {**common, **context, "root": "../" * depth, "path": path}
+        # A league's pages announce its feed, the others the feed of every league; a page
+        # may set its own root (the 404 page).
+        own_feed = league_feed(context["league"]) if "league" in context else feed
+        ctx = {**common, "root": "../" * depth, "feed": own_feed, **context, "path": path}
+        sitemap.add(path, template, ctx)
         try:
             html = env.get_template(template).render(ctx)
         except jinja2.TemplateError as exc:
@@ -168,7 +194,17 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                  opponents_shown=OPPONENTS_SHOWN)
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
-    page("404.html", "404.html")
+    page("search/index.html", "search.html")
+    # GitHub Pages serves 404.html for a missing path at any depth, so its links start
+    # from the site's root path ("/repo/"), not from where the file sits.
+    page("404.html", "404.html", root=urlsplit(base).path if base else "/")
+    try:
+        write_search_index(leagues, output)
+    except SearchIndexError as exc:
+        raise InvalidInput([Problem("pagefind", message=f"the search index could not be built: {exc}")]) from None
+    write_feeds(leagues, settings, base, output)
+    write_sitemap(sitemap, base, output)
+    write_robots(base, output)
 
     for folder in reversed(templates):      # the site's own assets override built-in ones
         assets = folder / "assets"

@@ -8,8 +8,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .build import build
+from .config import base_url_problem
 from .problems import InvalidInput
 
 WATCHED = ("matches", "content", "templates", "pyproject.toml")
@@ -29,9 +31,9 @@ def snapshot(root: Path) -> dict[str, float]:
     return stamps
 
 
-def rebuild(root: Path, out: Path) -> bool:
+def rebuild(root: Path, out: Path, base_url: str | None = None) -> bool:
     try:
-        build(root, out)
+        build(root, out, base_url=base_url)
     except InvalidInput as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -41,28 +43,77 @@ def rebuild(root: Path, out: Path) -> bool:
     return True
 
 
-def watch(root: Path, out: Path, stop: threading.Event, interval: float = 0.5) -> None:
+def watch(root: Path, out: Path, stop: threading.Event, interval: float = 0.5,
+          base_url: str | None = None) -> None:
     seen = snapshot(root)
     while not stop.wait(interval):
         now = snapshot(root)
         if now != seen:
             seen = now
-            rebuild(root, out)
+            rebuild(root, out, base_url)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site under ``prefix`` ("/" or "/repo/") and, like GitHub Pages, answers
+    a missing address with the site's 404.html, so a sub-path and the 404 page can be
+    tried before publishing."""
+
+    prefix = "/"
+
     def log_message(self, format: str, *args) -> None:   # keep the terminal for build messages
         pass
 
+    def send_head(self):
+        path = urlsplit(self.path).path
+        if self.prefix != "/" and path in ("/", self.prefix.rstrip("/")):
+            return self._redirect(self.prefix, 302)    # the server's root and "/repo" lead to the site
+        if path.startswith(self.prefix):
+            inside = "/" + self.path[len(self.prefix):]
+            local = Path(self.translate_path(inside))
+            if local.is_dir() and not path.endswith("/"):
+                return self._redirect(path + "/", 301)    # a folder's address ends in "/"
+            if local.is_file() or (local / "index.html").is_file():
+                self.path = inside
+                return super().send_head()
+        return self._not_found()
 
-def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
-    rebuild(root, out)
+    def _redirect(self, location: str, status: int):
+        self.send_response(status)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return None
+
+    def _not_found(self):
+        page = Path(self.directory) / "404.html"
+        body = page.read_bytes() if page.is_file() else b"Not found"
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8" if page.is_file() else "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return None
+
+
+def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
+          base_url: str | None = None) -> int:
+    """``base_url`` (``--base-url``): the site is built for it and served under its path,
+    so https://owner.github.io/repo/ is previewed at http://127.0.0.1:PORT/repo/."""
+    problem = base_url_problem(base_url) if base_url else None
+    if problem:
+        print(f"--base-url: {problem}", file=sys.stderr)
+        return 1
+    rebuild(root, out, base_url)
     stop = threading.Event()
-    threading.Thread(target=watch, args=(root, out, stop), daemon=True).start()
+    threading.Thread(target=watch, args=(root, out, stop), kwargs={"base_url": base_url}, daemon=True).start()
+    prefix = urlsplit(base_url).path if base_url else "/"
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
     # Files are looked up by path on every request, so the folder swapped in by a rebuild is served.
-    handler = functools.partial(_Handler, directory=str(out))
+    handler = type("Handler", (_Handler,), {"prefix": prefix})
+    handler = functools.partial(handler, directory=str(out))
     with http.server.ThreadingHTTPServer((host, port), handler) as httpd:
-        print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}/ (Ctrl-C to stop)")
+        print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} (Ctrl-C to stop)")
         try:
             httpd.serve_forever()
         except KeyboardInterrupt:
