@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from .career import LeagueCareers
 from .charts import history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
 from .history import RatedLeague
-from .model import LeagueView, PlayerView, league_view, record_by_opponent
+from .model import LeagueView, PlayerView, league_view
 from .problems import InvalidInput, Problem, Problems
 from .render import environment, fmt_delta, iso
 from .search import SearchIndexError, write_search_index
@@ -58,15 +59,22 @@ STANDING_DECIMALS = {"rd": 1, "volatility": 5}
 
 RESULTS_PER_PAGE = 200
 # A lobby of 100 would list 99 names in every row of a player's games: past a team
-# game's worth the row says how many and the match page has them. Head to head
-# keeps the most frequent opponents.
+# game's worth the row says how many and the match page has them. The player page
+# keeps the most frequent opponents; players/<slug>/opponents/ lists them all.
 OPPONENTS_SHOWN = 8
-HEAD_TO_HEAD = 50
+HEAD_TO_HEAD = 20
+# A player's page lists their latest games; older ones go on numbered pages after it.
+GAMES_PER_PAGE = 100
 
 
 def results_url(lv: LeagueView, number: int) -> str:
     """The list of a league's results, newest first, 200 a page (match pages live under matches/)."""
     return f"{lv.url}results/" if number == 1 else f"{lv.url}results/{number}/"
+
+
+def games_url(player: PlayerView, number: int) -> str:
+    """A player's games, newest first: the first page is the player's own page."""
+    return player.url if number == 1 else f"{player.url}games/{number}/"
 
 
 def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Problem:
@@ -186,12 +194,22 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                  rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
         for mv in lv.matches:
             page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
+        careers = LeagueCareers(lv)
         for pv in lv.leaderboard:
-            h2h = record_by_opponent(pv)
-            page(f"{pv.url}index.html", "player.html", league=lv, player=pv, decimals=decimals,
-                 chart=history_chart(history_rows(pv, decimals)),
-                 head_to_head=h2h[:HEAD_TO_HEAD], opponents_total=len(h2h), games=pv.games[::-1],
-                 opponents_shown=OPPONENTS_SHOWN)
+            career = careers.of(pv)
+            newest = pv.games[::-1]
+            chunks = [newest[i:i + GAMES_PER_PAGE] for i in range(0, len(newest), GAMES_PER_PAGE)] or [[]]
+            urls = [games_url(pv, k) for k in range(1, len(chunks) + 1)]
+            shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
+                          pages=urls, opponents_shown=OPPONENTS_SHOWN)
+            page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
+                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD])
+            for n, rows in enumerate(chunks[1:], start=2):
+                page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
+            if len(chunks) > 1:
+                # games/ holds the numbered pages; its own address leads to the first.
+                page(f"{pv.url}games/index.html", "redirect.html", target=pv.url)
+            page(f"{pv.url}opponents/index.html", "player_opponents.html", **shared)
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
     page("search/index.html", "search.html")

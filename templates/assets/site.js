@@ -1,18 +1,78 @@
 // Draws every chart whose Vega-Lite spec the page carries, with the site's own Vega bundle.
+// The bundle is 900 KB: it is fetched only on pages that have a chart, and only after the
+// page has loaded, so it never holds up the first paint (the tables already say it all).
 (function () {
   "use strict";
+  var charts = document.querySelectorAll("div.vega[data-spec]");
+  if (!charts.length) return;
+  var self = document.currentScript || document.querySelector("script[src$='site.js']");
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-  document.querySelectorAll("div.vega[data-spec]").forEach(function (el) {
-    var source = document.getElementById(el.getAttribute("data-spec"));
-    if (!source || typeof window.vegaEmbed !== "function") return;
-    var spec = JSON.parse(source.textContent);
+
+  function draw(el, spec) {
     var options = { actions: false, renderer: "svg" };
     if (dark) options.theme = "dark";
-    window.vegaEmbed(el, spec, options).then(function (result) {
+    if (el._view) el._view.finalize();
+    return window.vegaEmbed(el, spec, options).then(function (result) {
+      el._view = result;
       el.classList.add("drawn");
       if (dark) result.view.background("transparent").run();
     }).catch(function (err) {
       el.textContent = "The chart could not be drawn: " + err.message;
     });
-  });
+  }
+
+  // A history chart's switches: the x axis (spec.usermeta.x holds one encoding per choice)
+  // and the range (the rows from a game number on).
+  function controlled(el, spec, controls) {
+    var meta = spec.usermeta;
+    var rows = spec.datasets[meta.dataset];
+    var state = { x: "date", first: 1 };
+    function redraw() {
+      var next = Object.assign({}, spec);
+      next.encoding = Object.assign({}, spec.encoding, { x: meta.x[state.x] });
+      next.datasets = {};
+      next.datasets[meta.dataset] = rows.filter(function (r) { return r.game >= state.first; });
+      return draw(el, next);
+    }
+    controls.querySelectorAll("button").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var group = button.parentNode;
+        group.querySelectorAll("button").forEach(function (b) {
+          b.setAttribute("aria-pressed", String(b === button));
+        });
+        if (button.hasAttribute("data-x")) state.x = button.getAttribute("data-x");
+        if (button.hasAttribute("data-first")) state.first = Number(button.getAttribute("data-first"));
+        redraw();
+      });
+    });
+    return redraw().then(function () { controls.hidden = false; });
+  }
+
+  function start() {
+    charts.forEach(function (el) {
+      var source = document.getElementById(el.getAttribute("data-spec"));
+      if (!source) return;
+      var spec = JSON.parse(source.textContent);
+      var controls = document.getElementById(el.getAttribute("data-controls") || "");
+      if (controls && spec.usermeta && spec.usermeta.x) controlled(el, spec, controls);
+      else draw(el, spec);
+    });
+  }
+
+  function fail() {
+    charts.forEach(function (el) { el.textContent = "The chart could not be loaded."; });
+  }
+
+  function load() {
+    // A page may still carry the bundle itself; then it has run before this script.
+    if (typeof window.vegaEmbed === "function") return start();
+    var script = document.createElement("script");
+    script.src = new URL("vega.js", self.src).href;
+    script.onload = function () { if (typeof window.vegaEmbed === "function") start(); else fail(); };
+    script.onerror = fail;
+    document.head.appendChild(script);
+  }
+
+  if (document.readyState === "complete") load();
+  else window.addEventListener("load", load);
 })();
