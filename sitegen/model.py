@@ -145,19 +145,39 @@ class LeagueView:
         return self.matches[::-1][:RECENT]
 
 
+# Transliteration lengthens some names a lot (64 CJK characters give 319 ASCII
+# ones): past 255 bytes a folder name cannot be written at all.
+SLUG_MAX = 64
+
+
 def player_slugs(names: list[str]) -> dict[str, str]:
-    """A unique, URL-safe slug per player; clashes get -2, -3 in code point order of names."""
-    slugs: dict[str, str] = {}
-    used: Counter[str] = Counter()
-    for name in sorted(names):
-        base = slugify(name) or "player"
-        slug = base
-        while slug in used:
-            used[base] += 1
-            slug = f"{base}-{used[base] + 1}"
-        used[slug] += 1
-        slugs[name] = slug
-    return slugs
+    """A unique, URL-safe slug per player; clashes get -2, -3 in code point order of names.
+
+    The first name of each slug keeps it, and a suffix never takes a slug that a
+    name has of its own ("eve-2" stays the slug of the player called "eve 2").
+    Names with no letter or digit to keep ("!!!", emoji) are "player", "player-2", ...
+    after any player actually called "Player".
+    """
+    natural = {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    order = sorted(names, key=lambda name: (not natural[name], name))
+    owner: dict[str, str] = {}
+    for name in order:
+        owner.setdefault(natural[name] or "player", name)
+    result = {name: slug for slug, name in owner.items()}
+    taken = set(owner)
+    tried: Counter[str] = Counter()       # the last suffix tried per slug: many clashes stay linear
+    for name in order:
+        if name in result:
+            continue
+        base = natural[name] or "player"
+        while True:
+            tried[base] += 1
+            slug = f"{base}-{tried[base] + 1}"
+            if slug not in taken:
+                break
+        taken.add(slug)
+        result[name] = slug
+    return result
 
 
 def formula(terms: Mapping[str, float | None], before: float | None, after: float, integer: bool) -> str:
