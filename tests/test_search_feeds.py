@@ -443,3 +443,58 @@ def test_search_page_without_javascript_says_so(built):
         assert f'href="../leagues/{league}/"' in noscript
     assert '<script src="../assets/search.js" defer></script>' in page
     assert "pagefind" not in page                # the library is imported by search.js, when needed
+
+
+def test_index_stats_count_what_was_written(built, tmp_path):
+    from sitegen.build import rate
+    from sitegen.model import league_view
+    from sitegen.search import write_search_index
+    from sitegen.write import Output
+
+    site = check(FIXTURE)
+    output = Output(tmp_path / "index")
+    stats = write_search_index([league_view(r, site.roster) for r in rate(site)], output)
+    output.commit()
+    files = [p for p in (tmp_path / "index").rglob("*") if p.is_file()]
+    assert (stats.records, stats.counts) == (42, {"player": 23, "match": 19})
+    # fragments, filters, the word index; pagefind.js, its worker, entry, meta and wasm
+    assert stats.files == len(files) == 42 + 2 + 1 + 5
+    assert stats.bytes == sum(p.stat().st_size for p in files)
+    assert tree_snapshot(tmp_path / "index" / "pagefind") == tree_snapshot(built["plain"] / "pagefind")
+
+
+# --- sitegen serve under a sub-path -----------------------------------------------------------
+
+def test_preview_server_serves_under_the_base_url_path(built):
+    import functools
+    import http.client
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from sitegen.serve import _Handler
+
+    handler = functools.partial(type("Handler", (_Handler,), {"prefix": "/repo/"}), directory=str(built["based"]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        def get(path: str) -> tuple[int, str | None, bytes]:
+            conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+            conn.request("GET", path)
+            response = conn.getresponse()
+            body = response.read()
+            conn.close()
+            return response.status, response.getheader("Location"), body
+
+        not_found = (built["based"] / "404.html").read_bytes()
+        assert get("/repo/")[::2] == (200, (built["based"] / "index.html").read_bytes())
+        assert get("/repo/leagues/duel/feed.xml")[0] == 200
+        assert get("/")[:2] == (302, "/repo/") and get("/repo")[:2] == (302, "/repo/")
+        assert get("/repo/leagues/duel")[:2] == (301, "/repo/leagues/duel/")
+        for missing in ("/repo/a/b/c", "/repo/leagues/duel/players/nobody/", "/elsewhere/index.html",
+                        "/repo/../../../etc/passwd"):
+            assert get(missing)[::2] == (404, not_found), missing
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
