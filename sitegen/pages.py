@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from .career import LeagueCareers
-from .charts import history_chart
+from .board import build_board
+from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
 from .history import RatedLeague
@@ -183,8 +184,10 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     page("index.html", "home.html", recent=recent)
     for lv in leagues:
         decimals = 0 if lv.integer else 1
+        board = build_board(lv, settings.board_for(lv.config.slug))
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
-             spec=specs.get(lv.config.system_name))
+             spec=specs.get(lv.config.system_name), board=board,
+             distribution=distribution_chart(board.distribution))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one folder per match; its own address leads to the list.

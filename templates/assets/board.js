@@ -1,0 +1,120 @@
+// The leaderboard, improved: sortable columns, a name search and filters. Without
+// this script the page shows every player in rank order; nothing here is required.
+(function () {
+  "use strict";
+  var tables = Array.prototype.slice.call(document.querySelectorAll("table.board"));
+  if (!tables.length) return;
+  var collator = new Intl.Collator(document.documentElement.lang || undefined,
+                                   { sensitivity: "base", numeric: true });
+
+  // Case and accents do not count: "zoe" finds "Zoë" (a letter with no decomposition, like Ł, stays).
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  // --- sorting --------------------------------------------------------------------------
+
+  function key(cell, type) {
+    var raw = cell.hasAttribute("data-sort") ? cell.getAttribute("data-sort") : cell.textContent.trim();
+    if (raw === "") return null;               // no value ("new"): last in either direction
+    if (type !== "num") return raw;
+    var n = parseFloat(raw);
+    return isNaN(n) ? null : n;
+  }
+
+  function sortTable(table, th, direction) {
+    var tbody = table.tBodies[0];
+    var type = th.getAttribute("data-type");
+    var column = th.cellIndex;
+    var sign = direction === "ascending" ? 1 : -1;
+    var items = Array.prototype.map.call(tbody.rows, function (row) {
+      return { row: row, key: key(row.cells[column], type), index: row._boardIndex };
+    });
+    items.sort(function (a, b) {
+      if (a.key === null || b.key === null) {
+        if (a.key !== b.key) return a.key === null ? 1 : -1;
+      } else {
+        var c = type === "num" ? a.key - b.key : collator.compare(a.key, b.key);
+        if (c) return sign * c;
+      }
+      return a.index - b.index;                // ties keep the leaderboard's order
+    });
+    var fragment = document.createDocumentFragment();
+    items.forEach(function (item) { fragment.appendChild(item.row); });
+    tbody.appendChild(fragment);
+    table.querySelectorAll("thead th[aria-sort]").forEach(function (other) {
+      if (other !== th) other.removeAttribute("aria-sort");
+    });
+    th.setAttribute("aria-sort", direction);
+  }
+
+  tables.forEach(function (table) {
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row, i) { row._boardIndex = i; });
+    table.querySelectorAll("thead th[data-type]").forEach(function (th) {
+      var button = document.createElement("button");
+      button.type = "button";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        var now = th.getAttribute("aria-sort");
+        var first = th.getAttribute("data-first") ||
+                    (th.getAttribute("data-type") === "num" ? "descending" : "ascending");
+        var next = now ? (now === "ascending" ? "descending" : "ascending") : first;
+        sortTable(table, th, next);
+      });
+    });
+  });
+
+  // --- search and filters --------------------------------------------------------------
+
+  var form = document.querySelector("form.board-tools");
+  if (!form) return;
+  var search = form.querySelector("input[type=search]");
+  var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
+  var status = form.querySelector(".board-count");
+  var rows = [];
+  tables.forEach(function (table) {
+    var inactive = !!table.closest("[aria-labelledby=inactive-h]");
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      var name = row.querySelector("th[scope=row]");
+      rows.push({ row: row, name: fold(name ? name.textContent : ""), inactive: inactive });
+    });
+  });
+
+  var timer = null;
+  function announce(text) {
+    // Said once typing pauses, not at every key.
+    clearTimeout(timer);
+    timer = setTimeout(function () { status.textContent = text; }, 250);
+  }
+
+  function apply() {
+    var query = fold(search.value.trim());
+    var wanted = selects.map(function (s) { return [s.getAttribute("data-filter"), s.value]; })
+                        .filter(function (f) { return f[1] !== ""; });
+    var shown = 0;
+    var shownInactive = 0;
+    rows.forEach(function (r) {
+      var ok = !query || r.name.indexOf(query) !== -1;
+      for (var i = 0; ok && i < wanted.length; i++) {
+        ok = r.row.getAttribute("data-" + wanted[i][0]) === wanted[i][1];
+      }
+      if (r.row.hidden === ok) r.row.hidden = !ok;
+      if (ok) {
+        shown++;
+        if (r.inactive) shownInactive++;
+      }
+    });
+    var text = shown + " of " + rows.length + " players shown";
+    if (shownInactive && (query || wanted.length)) {
+      text += ", " + shownInactive + " of them inactive";
+    }
+    announce(text);
+  }
+
+  search.addEventListener("input", apply);
+  selects.forEach(function (s) { s.addEventListener("change", apply); });
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
+  form.hidden = false;
+  if (search.value || selects.some(function (s) { return s.value; })) apply();   // restored by the browser
+})();

@@ -1,0 +1,211 @@
+"""The leaderboard in headless Chromium: sorting, name search, filters, and the page without scripts.
+
+The fixture site (``tests/fixtures/small``) is built into a temporary folder and
+served on 127.0.0.1. Its royale league has six players, three of them tied at 0
+(rank 4: '<i>Eve & "Co"</i>', Mira, Zoë), tiers Bronze and Gold, and regions EU
+and NA; its duel league has the platforms pc (Bo) and switch (Ωmega).
+
+Every test also checks that the page logged no console error and asked nothing
+of any host but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+pytestmark = pytest.mark.browser
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+EVE = '<i>Eve & "Co"</i>'
+ROYALE = ["Ana", "Bo", "Kaito", EVE, "Mira", "Zoë"]        # standings order
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory):
+    from sitegen.build import build
+
+    out = tmp_path_factory.mktemp("board") / "small"
+    build(FIXTURE, out)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """A page in a fresh context; its console errors and off-site requests are collected."""
+    contexts, problems = [], []
+
+    def _open(url: str, **options):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, **options)
+        contexts.append(context)
+        context.route(lambda u: urlsplit(u).scheme not in ("data", "blob", "about")
+                      and urlsplit(u).hostname != "127.0.0.1",
+                      lambda route: (problems.append(f"request off 127.0.0.1: {route.request.url}"),
+                                     route.abort()))
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+        assert page.goto(url, wait_until="load").status == 200
+        return page
+
+    yield _open, problems
+    for c in contexts:
+        c.close()
+
+
+def names(page) -> list[str]:
+    """The player names of the visible rows, top to bottom (read as text)."""
+    return page.locator("table.board tbody tr:visible th[scope=row]").all_inner_texts()
+
+
+def header(page, label: str):
+    return page.locator("table.board thead th", has=page.locator(f"button:text-is('{label}')"))
+
+
+def test_sort_by_clicking_headers(site_url, open_page):
+    _open, problems = open_page
+    page = _open(site_url + "leagues/royale/")
+    assert names(page) == ROYALE
+    rank = page.locator("table.board thead th").first
+    assert rank.get_attribute("aria-sort") == "ascending"
+
+    player = header(page, "Player")
+    player.locator("button").click()
+    # Text: by the locale's collation, case and accents aside ("<" sorts before letters).
+    assert names(page) == [EVE, "Ana", "Bo", "Kaito", "Mira", "Zoë"]
+    assert player.get_attribute("aria-sort") == "ascending"
+    assert rank.get_attribute("aria-sort") is None
+    player.locator("button").click()
+    assert names(page) == ["Zoë", "Mira", "Kaito", "Bo", "Ana", EVE]
+    assert player.get_attribute("aria-sort") == "descending"
+
+    # Numbers: the rating sorts highest first on the first click; the three tied at 0
+    # keep the leaderboard's order both ways (a stable sort).
+    rating = page.locator("table.board thead th").nth(3)
+    rating.locator("button").click()
+    assert rating.get_attribute("aria-sort") == "descending"
+    assert names(page) == ROYALE
+    rating.locator("button").click()
+    assert rating.get_attribute("aria-sort") == "ascending"
+    assert names(page) == [EVE, "Mira", "Zoë", "Kaito", "Bo", "Ana"]
+    assert player.get_attribute("aria-sort") is None
+    # The ranks move with their rows: they are the official ranks, not renumbered.
+    assert page.locator("table.board tbody tr td:first-child").all_inner_texts() == ["4", "4", "4", "3", "2", "1"]
+
+    # Games: Zoë played 2 and the other two tied at 0 once.
+    games = header(page, "Games")
+    games.locator("button").click()
+    assert names(page) == ["Ana", "Bo", "Kaito", "Zoë", EVE, "Mira"]
+    assert not problems, problems
+
+
+def test_search_by_name_and_live_count(site_url, open_page):
+    _open, problems = open_page
+    page = _open(site_url + "leagues/royale/")
+    status = page.locator("form.board-tools [role=status]")
+    assert status.inner_text() == "6 of 6 players shown"
+    search = page.get_by_label("Player", exact=True)
+    search.type("ZOE")                              # case and accent aside: Zoë
+    assert names(page) == ["Zoë"]
+    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    search.fill("")
+    search.type("<i>")                              # the name's markup is text like any other
+    assert names(page) == [EVE]
+    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    search.fill("a")                                # Ana, Kaito, Mira
+    search.dispatch_event("input")
+    assert names(page) == ["Ana", "Kaito", "Mira"]
+    sync_api.expect(status).to_have_text("3 of 6 players shown")
+    search.fill("nobody")
+    assert names(page) == []
+    sync_api.expect(status).to_have_text("0 of 6 players shown")
+    search.press("Enter")                           # the form goes nowhere
+    assert page.url == site_url + "leagues/royale/"
+    assert not problems, problems
+
+
+def test_filters(site_url, open_page):
+    _open, problems = open_page
+    page = _open(site_url + "leagues/royale/")
+    status = page.locator("form.board-tools [role=status]")
+    page.get_by_label("Tier", exact=True).select_option(label="Gold")
+    assert names(page) == ["Ana", "Bo"]
+    sync_api.expect(status).to_have_text("2 of 6 players shown")
+    page.get_by_label("Region", exact=True).select_option("EU")            # Bo is the one in EU
+    assert names(page) == ["Bo"]
+    page.get_by_label("Tier", exact=True).select_option("")
+    page.get_by_label("Region", exact=True).select_option("NA")
+    assert names(page) == [EVE]
+    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    # Royale has one platform only: no platform filter there. Duel has two.
+    assert page.locator("#board-platform").count() == 0
+    page = _open(site_url + "leagues/duel/")
+    page.get_by_label("Platform", exact=True).select_option("switch")
+    assert names(page) == ["Ωmega"]
+    page.get_by_label("Platform", exact=True).select_option("pc")
+    assert names(page) == ["Bo"]                               # bo_old's matches count for Bo
+    assert page.locator("#board-tier").count() == 0            # the duel league has no tiers
+    assert not problems, problems
+
+
+def test_without_javascript_the_whole_table_is_there(site_url, open_page):
+    _open, problems = open_page
+    page = _open(site_url + "leagues/royale/", java_script_enabled=False)
+    assert names(page) == ROYALE
+    assert page.locator("table.board tbody tr td:first-child").all_inner_texts() == ["1", "2", "3", "4", "4", "4"]
+    assert not page.locator("form.board-tools").is_visible()
+    assert page.locator("table.board thead button").count() == 0
+    # The provisional mark and movement are in the page itself (a newcomer's "new").
+    assert page.locator("table.board tbody tr").first.locator(".visually-hidden").first.inner_text() == \
+        "first rated since 2024-05-03"
+    # The chart's values are a table too.
+    assert page.locator("#dist-h ~ details table tbody tr").count() >= 1
+    assert not problems, problems
+
+
+def test_no_layout_shift_and_controls_shown(site_url, open_page):
+    _open, problems = open_page
+    page = _open(site_url + "leagues/duel/")
+    page.wait_for_function("() => document.querySelector('div.vega.drawn svg') !== null")
+    shift = page.evaluate("""() => new Promise(done => {
+        let total = 0;
+        new PerformanceObserver(list => { for (const e of list.getEntries()) total += e.value; })
+            .observe({type: "layout-shift", buffered: true});
+        setTimeout(() => done(total), 300);
+    })""")
+    assert shift == 0
+    assert page.locator("form.board-tools").is_visible()
+    assert page.locator("table.board thead th button").count() >= 5
+    assert not problems, problems
