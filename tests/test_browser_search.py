@@ -187,6 +187,11 @@ def wait_for_results(page, query: str) -> None:
         " return s.endsWith('for \\u201c' + q + '\\u201d.'); }", arg=query.strip())
 
 
+def changes(folder: Path, league: str) -> list[dict[str, str]]:
+    text = (folder / "data" / league / "changes.csv").read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
 def standings(folder: Path, league: str) -> list[dict[str, str]]:
     text = (folder / "data" / league / "standings.csv").read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text, newline="")))
@@ -207,6 +212,11 @@ def test_header_search_finds_a_name_with_markup_and_leads_to_the_player(server, 
     assert urlsplit(page.url).path == SUB + "search/"
     wait_for_results(page, EVE)
     found = results(page)
+    kinds = [r["kind"] for r in found]
+    assert kinds == ["Player"] * kinds.count("Player") + ["Match"] * kinds.count("Match")   # players first
+    played = {(league.name, row["event"]) for league in (folder / "data").iterdir()
+              for row in changes(folder, league.name) if row["player"] == EVE}
+    assert kinds.count("Match") == len(played) == 4       # no glicko2 period: events are matches
     eve = [r for r in found if r["title"] == EVE]
     # Eve plays in two leagues of the fixture: one player page in each.
     assert sorted(r["league"] for r in eve if r["kind"] == "Player") == ["Fixture Duels", "Fixture Royale"]
@@ -231,8 +241,7 @@ def test_filters_narrow_the_results_to_a_kind_and_a_league(server, tab):
     page.fill("#search-q", "Bo")
     wait_for_results(page, "Bo")
     found = results(page)
-    text = (folder / "data" / "duel" / "changes.csv").read_text(encoding="utf-8")
-    played = {row["event"] for row in csv.DictReader(io.StringIO(text, newline="")) if row["player"] == "Bo"}
+    played = {row["event"] for row in changes(folder, "duel") if row["player"] == "Bo"}
     assert len(found) == len(played) == 3
     assert {r["kind"] for r in found} == {"Match"} and {r["league"] for r in found} == {"Fixture Duels"}
     assert {urlsplit(r["href"]).path for r in found} == {f"{SUB}leagues/duel/matches/{m}/" for m in played}

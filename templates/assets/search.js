@@ -45,6 +45,17 @@
     return f;
   }
 
+  // Players first, then matches: a name's own page ranks above the matches that name it.
+  function find(module, q) {
+    var f = filters();
+    var kinds = f.kind ? [f.kind] : ["player", "match"];
+    return Promise.all(kinds.map(function (k) {
+      return module.search(q, { filters: Object.assign({}, f, { kind: k }) });
+    })).then(function (answers) {
+      return answers.reduce(function (all, answer) { return all.concat(answer ? answer.results : []); }, []);
+    });
+  }
+
   function remember(q) {
     // The address keeps the search, so reload, back and a shared link show the same results.
     var url = new URL(window.location.href);
@@ -116,17 +127,16 @@
     }
     if (!pagefind) say("Loading the search index\u2026");
     return load().then(function (module) {
-      var options = { filters: filters() };
-      return module.search(q, options).then(function (answer) {
+      return find(module, q).then(function (results) {
         // Pagefind drops punctuation inside a query word ("${alert(1)}" becomes "alert1")
         // but splits words at it when indexing: nothing found, try the words alone.
         var plain = words(q);
-        if (!answer || answer.results.length || !plain || plain === q) return answer;
-        return module.search(plain, options);
+        if (results.length || !plain || plain === q) return results;
+        return find(module, plain);
       });
-    }).then(function (answer) {
-      if (id !== current || !answer) return;
-      found = answer.results;
+    }).then(function (results) {
+      if (id !== current) return;
+      found = results;
       shown = 0;
       return showMore(id, true).then(function (drawn) {
         if (!drawn) return;
