@@ -7,6 +7,7 @@ import http.server
 import sys
 import threading
 import time
+import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -96,10 +97,21 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return None
 
 
+def configured_base_url(root: Path) -> str:
+    """``base_url`` of [tool.sitegen], if it is a valid one (a bad one is reported by the build)."""
+    try:
+        with open(root / "pyproject.toml", "rb") as fh:
+            value = tomllib.load(fh).get("tool", {}).get("sitegen", {}).get("base_url", "")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return ""
+    return value if isinstance(value, str) and value.strip() and not base_url_problem(value) else ""
+
+
 def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
           base_url: str | None = None) -> int:
-    """``base_url`` (``--base-url``): the site is built for it and served under its path,
-    so https://owner.github.io/repo/ is previewed at http://127.0.0.1:PORT/repo/."""
+    """The site is served under the path of its base URL (``base_url``, or ``base_url`` in
+    [tool.sitegen]), so https://owner.github.io/repo/ is previewed at http://127.0.0.1:PORT/repo/,
+    404 page included."""
     problem = base_url_problem(base_url) if base_url else None
     if problem:
         print(f"--base-url: {problem}", file=sys.stderr)
@@ -107,7 +119,8 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
     rebuild(root, out, base_url)
     stop = threading.Event()
     threading.Thread(target=watch, args=(root, out, stop), kwargs={"base_url": base_url}, daemon=True).start()
-    prefix = urlsplit(base_url).path if base_url else "/"
+    effective = base_url if base_url is not None else configured_base_url(root)
+    prefix = urlsplit(effective).path if effective else "/"
     prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
     # Files are looked up by path on every request, so the folder swapped in by a rebuild is served.
     handler = type("Handler", (_Handler,), {"prefix": prefix})

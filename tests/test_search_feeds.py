@@ -498,3 +498,17 @@ def test_preview_server_serves_under_the_base_url_path(built):
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("pyproject, expected", [
+    ('[tool.sitegen]\nbase_url = "https://owner.github.io/repo"\n', "https://owner.github.io/repo"),
+    ('[tool.sitegen]\nbase_url = "not a url"\n', ""),
+    ('[tool.sitegen]\ntitle = "T"\n', ""),
+    ("not [ toml", ""),
+])
+def test_preview_uses_the_configured_base_url(tmp_path, pyproject, expected):
+    from sitegen.serve import configured_base_url
+
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    assert configured_base_url(tmp_path) == expected
+    assert configured_base_url(tmp_path / "missing") == ""
