@@ -1,0 +1,234 @@
+"""Player pages in headless Chromium: the history chart, its switches, the games pages.
+
+A league built for the purpose: Hero plays 150 elo games, one every five days
+from 2023-01-02, against four opponents, one of them named with markup. So the
+chart has 150 points, "Last 100 games" keeps 100 and "Last year" keeps the games
+of the 365 days before Hero's last game; the games are on the player page (the
+latest 100) and on games/2/ (the first 50).
+
+Every test also checks that nothing went wrong on the way: no console or page
+error, no failed request and no request leaving 127.0.0.1 (see ``Tab`` in
+test_browser.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from datetime import datetime, timedelta, timezone
+from http.server import ThreadingHTTPServer
+
+import pytest
+
+from helpers import elo_match, league_toml, write_files
+from test_browser import TIMEOUT_MS, VIEWPORTS, Tab, _QuietHandler, browser, sync_api  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.browser
+
+BAD = '<b>Bad</b> & "Co"'
+OPPONENTS = [BAD, "Ana", "Zoë", "Kai"]
+GAMES = 150
+START = datetime(2023, 1, 2, 18, tzinfo=timezone.utc)
+PLAYED = [START + timedelta(days=5 * i) for i in range(GAMES)]
+# The games from a year before the last one on: what "Last year" keeps.
+IN_YEAR = sum(1 for t in PLAYED if t >= PLAYED[-1].replace(year=PLAYED[-1].year - 1))
+PLAYER = "leagues/x/players/hero/"
+POINTS = "div.vega svg g.mark-symbol path"
+
+
+def _games() -> str:
+    out = []
+    for i, when in enumerate(PLAYED):
+        score = (1, 0, 0.5, 1, 0)[i % 5]
+        opponent = OPPONENTS[i % 4].replace("\\", "\\\\").replace('"', '\\"')
+        out.append(elo_match(when.strftime("%Y-%m-%dT%H:%M:%SZ"), "Hero", score, opponent, 1 - score,
+                             id=f"g{i + 1:03d}"))
+    return "".join(out)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from sitegen.build import build
+
+    root = write_files(tmp_path_factory.mktemp("player-root"), {
+        "matches/x/league.toml": league_toml("elo", name="Player League", params='k = 20\nk_of = "each"'),
+        "matches/x/games.toml": _games(),
+    })
+    served = tmp_path_factory.mktemp("player-served")
+    build(root, served / "site")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
+    thread = threading.Thread(target=server.serve_forever, name="player-site", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/site/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def tab(browser):
+    tabs: list[Tab] = []
+
+    def _open(viewport: str = "desktop", **options) -> Tab:
+        t = Tab(browser, VIEWPORTS[viewport], **options)
+        tabs.append(t)
+        return t
+
+    yield _open
+    for t in tabs:
+        t.close()
+
+
+def _points(t: Tab) -> int:
+    return t.page.locator(POINTS).count()
+
+
+def _press(t: Tab, name: str, expect_points: int) -> None:
+    """Press a chart switch with the keyboard and wait for the chart to be drawn again."""
+    button = t.page.get_by_role("button", name=name, exact=True)
+    button.focus()
+    t.page.keyboard.press("Enter")
+    t.page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n",
+                             arg=[POINTS, expect_points])
+    assert button.get_attribute("aria-pressed") == "true"
+
+
+def _axis_titles(t: Tab) -> list[str]:
+    return t.page.locator("div.vega svg g.role-axis-title text").all_text_contents()
+
+
+def test_chart_draws_a_point_per_game_and_its_switches_change_it(site, tab):
+    t = tab()
+    assert t.open(site + PLAYER).status == 200
+    assert _points(t) == GAMES
+    controls = t.page.locator("#history-controls")
+    assert controls.is_visible()
+    groups = controls.get_by_role("group")
+    assert groups.count() == 2
+    assert [g.get_attribute("aria-labelledby") for g in groups.all()] == ["axis-label", "range-label"]
+    assert controls.locator("button[aria-pressed=true]").all_inner_texts() == ["Date", "All"]
+    assert _axis_titles(t) == ["Rating"]          # dates need no title
+
+    _press(t, "Last 100 games", 100)
+    _press(t, "Last year", IN_YEAR)
+    assert 60 < IN_YEAR < 100
+    _press(t, "Game number", IN_YEAR)
+    assert sorted(_axis_titles(t)) == ["Game", "Rating"]
+    labels = t.page.locator("div.vega svg g.role-axis[aria-label^=X-axis] text").all_text_contents()
+    numbers = [int(x.replace(",", "")) for x in labels if x.replace(",", "").isdigit()]
+    assert numbers and min(numbers) >= GAMES - IN_YEAR and max(numbers) <= GAMES, labels
+    _press(t, "All", GAMES)
+    assert controls.locator("button[aria-pressed=true]").all_inner_texts() == ["Game number", "All"]
+    assert controls.locator("button[aria-pressed=false]").all_inner_texts() == ["Date", "Last year",
+                                                                              "Last 100 games"]
+    _press(t, "Date", GAMES)
+    assert _axis_titles(t) == ["Rating"]
+    assert not t.problems, t.problems
+
+
+def test_tooltip_shows_the_opponents_name_literally(site, tab):
+    t = tab()
+    assert t.open(site + PLAYER).status == 200
+    _press(t, "Last 100 games", 100)       # points far enough apart to hover one
+    # The first point kept is game 51, against OPPONENTS[50 % 4] = Zoë; game 53 is against Bad.
+    t.page.locator(POINTS).nth(2).hover(force=True)
+    tooltip = t.page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible")
+    text = tooltip.inner_text()
+    assert "g053" in text and BAD in text, text
+    assert tooltip.locator("b").count() == 0, "the name's markup became an element"
+    assert not t.problems, t.problems
+
+
+def test_games_pages_link_both_ways(site, tab):
+    t = tab()
+    assert t.open(site + PLAYER).status == 200
+    rows = t.page.locator("section[aria-labelledby=games-h] table.changes tbody tr")
+    assert rows.count() == 100
+    assert rows.first.locator("td").first.inner_text() == str(GAMES)
+    t.page.locator("a[rel=next]").click()
+    t.page.wait_for_url(site + PLAYER + "games/2/")
+    assert t.page.title().startswith("Games of Hero, page 2 · Player League")
+    assert t.page.locator("h1").inner_text() == "Games of Hero"
+    assert t.page.locator("nav.crumbs").inner_text() == "Player League › Hero › Games"
+    rows = t.page.locator("table.changes tbody tr")
+    assert rows.count() == GAMES - 100
+    assert [rows.first.locator("td").first.inner_text(), rows.last.locator("td").first.inner_text()] == ["50", "1"]
+    assert t.page.locator("a[rel=next]").count() == 0
+    assert t.page.locator("div.vega").count() == 0
+    t.page.locator("a[rel=prev]").click()
+    t.page.wait_for_url(site + PLAYER)
+    assert t.page.locator("h1").inner_text() == "Hero"
+    t.page.get_by_role("link", name="a page of its own").click()     # 4 opponents: all on the page
+    t.page.wait_for_url(site + PLAYER + "opponents/")
+    names = t.page.locator("table.h2h tbody tr td:first-child").all_inner_texts()
+    assert sorted(names) == sorted(OPPONENTS)
+    assert not t.problems, t.problems
+
+
+def test_vega_is_fetched_after_the_load_event_and_only_where_a_chart_is(site, tab):
+    t = tab()
+    assert t.open(site + PLAYER).status == 200
+    timing = t.page.evaluate("""() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const vega = performance.getEntriesByType('resource').filter(e => e.name.endsWith('/assets/vega.js'));
+        return [nav.loadEventStart, vega.map(e => e.startTime)];
+    }""")
+    load, starts = timing
+    assert len(starts) == 1 and starts[0] >= load, timing
+    t.open(site + PLAYER + "games/2/")
+    t.open(site + PLAYER + "opponents/")
+    fetched = t.page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [u for u in fetched if u.endswith("vega.js")], "vega.js fetched on a page without a chart"
+    assert not t.problems, t.problems
+
+
+@pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
+def test_drawing_the_chart_moves_nothing(site, tab, viewport):
+    """Cumulative layout shift 0: the chart's box and its switches' room are kept from the first paint."""
+    t = tab(viewport)
+    t.page.add_init_script("""window.__shifts = [];
+        new PerformanceObserver(list => list.getEntries().forEach(e => window.__shifts.push(e.value)))
+            .observe({type: 'layout-shift', buffered: true});""")
+    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/"):
+        assert t.open(site + path).status == 200
+        t.page.wait_for_timeout(300)
+        shifts = t.page.evaluate("window.__shifts")
+        assert sum(shifts) == 0, f"/{path}: layout shifts {shifts}"
+        width, inner = t.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width <= inner, f"/{path}: the page is {width} px wide in a {inner} px window"
+    assert not t.problems, t.problems
+
+
+def test_without_javascript_the_tables_say_it_all(site, tab):
+    t = tab(java_script_enabled=False)
+    response = t.page.goto(site + PLAYER, wait_until="load")
+    assert response.status == 200
+    assert not t.page.locator("#history-controls").is_visible()
+    assert t.page.locator("#history-controls").bounding_box() is None      # no room kept for it either
+    assert t.page.locator("div.vega svg").count() == 0
+    summary = t.page.locator("details.history-values summary")
+    assert summary.inner_text() == "Rating by month"
+    summary.click()
+    months = t.page.locator("details.history-values tbody tr")
+    assert months.count() == len({f"{d:%Y-%m}" for d in PLAYED})
+    assert months.first.locator("th").inner_text() == "2023-01"
+    assert t.page.locator("section[aria-labelledby=games-h] table.changes tbody tr").count() == 100
+    assert not t.problems, t.problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
+def test_axe_finds_no_violation_with_the_switches_shown(site, tab, viewport, scheme):
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright",
+                              reason="the axe-playwright-python package is not installed").Axe()
+    t = tab(viewport, color_scheme=scheme)
+    found = []
+    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/"):
+        assert t.open(site + path).status == 200
+        if path == PLAYER:
+            t.page.locator("details.history-values summary").click()
+            _press(t, "Game number", GAMES)
+        for v in axe.run(t.page).response["violations"]:
+            found.append(f"/{path}: {v['id']} {v['help']}: {[n['target'] for n in v['nodes'][:3]]}")
+    assert not found and not t.problems, found + t.problems
