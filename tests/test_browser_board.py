@@ -198,6 +198,7 @@ def test_without_javascript_the_whole_table_is_there(site_url, open_page):
 def test_no_layout_shift_and_controls_shown(site_url, open_page):
     _open, problems = open_page
     page = _open(site_url + "leagues/duel/")
+    page.locator("div.vega").scroll_into_view_if_needed()       # drawn when it comes into view
     page.wait_for_function("() => document.querySelector('div.vega.drawn svg') !== null")
     shift = page.evaluate("""() => new Promise(done => {
         let total = 0;

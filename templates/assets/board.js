@@ -24,6 +24,10 @@
 
   function sortTable(table, th, direction) {
     var tbody = table.tBodies[0];
+    if (!table._boardIndexed) {               // the leaderboard's order, for ties
+      Array.prototype.forEach.call(tbody.rows, function (row, i) { row._boardIndex = i; });
+      table._boardIndexed = true;
+    }
     var type = th.getAttribute("data-type");
     var column = th.cellIndex;
     var sign = direction === "ascending" ? 1 : -1;
@@ -48,8 +52,8 @@
     th.setAttribute("aria-sort", direction);
   }
 
+  // Only the headers are touched while the page loads; rows are read at the first sort or search.
   tables.forEach(function (table) {
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (row, i) { row._boardIndex = i; });
     table.querySelectorAll("thead th[data-type]").forEach(function (th) {
       var button = document.createElement("button");
       button.type = "button";
@@ -72,14 +76,17 @@
   var search = form.querySelector("input[type=search]");
   var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
   var status = form.querySelector(".board-count");
-  var rows = [];
-  tables.forEach(function (table) {
-    var inactive = !!table.closest("[aria-labelledby=inactive-h]");
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
-      var name = row.querySelector("th[scope=row]");
-      rows.push({ row: row, name: fold(name ? name.textContent : ""), inactive: inactive });
+  var rows = null;
+  function index() {
+    rows = [];
+    tables.forEach(function (table) {
+      var inactive = table.getAttribute("aria-labelledby") === "inactive-h";
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var name = row.querySelector("th[scope=row]");
+        rows.push({ row: row, name: fold(name ? name.textContent : ""), inactive: inactive });
+      });
     });
-  });
+  }
 
   var timer = null;
   function announce(text) {
@@ -89,6 +96,7 @@
   }
 
   function apply() {
+    if (!rows) index();
     var query = fold(search.value.trim());
     var wanted = selects.map(function (s) { return [s.getAttribute("data-filter"), s.value]; })
                         .filter(function (f) { return f[1] !== ""; });
