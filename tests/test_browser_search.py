@@ -126,10 +126,17 @@ class Tab:
         page.on("request", lambda r: self.requests.append(r.url))
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} {r.failure}"))
+        page.on("requestfailed", self._failed)
         page.on("response", lambda r: r.status >= 400 and r.url not in self.expected_404
                 and self.problems.append(f"HTTP {r.status}: {r.url}"))
         page.on("dialog", self._dialog)
+
+    def _failed(self, request) -> None:
+        # ERR_ABORTED: Chromium dropped a request because the tab moved on (a favicon still
+        # loading when a search opens the next page); a missing file shows as an HTTP status.
+        if request.failure and "ERR_ABORTED" in request.failure:
+            return
+        self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _refuse(self, route) -> None:
         self.problems.append(f"off-site request: {route.request.url}")
