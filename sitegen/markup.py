@@ -26,7 +26,7 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.blockparser import BlockParser
-from markdown.postprocessors import RawHtmlPostprocessor
+from markdown.postprocessors import Postprocessor, RawHtmlPostprocessor
 from markdown.serializers import to_html_string
 from markdown.treeprocessors import Treeprocessor
 
@@ -72,6 +72,9 @@ def latex_to_mathml(tex: str, *, display: bool = False) -> str:
         # latex2mathml shows a command it does not know as its own name, silently.
         if el.tag != "mtext" and el.text and el.text.startswith("\\"):
             raise MarkupError(f"invalid LaTeX in math {shown}: unknown command {el.text}")
+    if display:
+        # A display formula scrolls sideways on a narrow screen: keyboard users must reach it too.
+        root.set("tabindex", "0")
     # Serialise ourselves: latex2mathml's convert() unescapes all of the output,
     # which would let \text{<script>} through as a real tag.
     return _CHAR_REF.sub(r"&\1;", etree.tostring(root, encoding="unicode"))
@@ -215,6 +218,56 @@ class _TitleTreeprocessor(Treeprocessor):
         return " ".join(html.unescape(_TAG.sub("", inner)).split())
 
 
+class _TableTreeprocessor(Treeprocessor):
+    """Tables that assistive technology and keyboards can use.
+
+    * A table scrolls sideways on a narrow screen (site.css): it takes the
+      keyboard focus so that it can be scrolled without a mouse.
+    * An empty header cell (the corner of a table with row labels) heads
+      nothing: it becomes a data cell, since an empty header names no column.
+    * A header holding only a formula (``| $K$ |``) is named by the formula's
+      text: browsers give MathML no text of its own to name a column with.
+    """
+
+    # After inline (20): cells hold their final text and math placeholders.
+    PRIORITY = 10
+
+    def run(self, root: etree.Element) -> None:
+        stash = self.md.htmlStash.rawHtmlBlocks
+        for table in root.iter("table"):
+            table.set("tabindex", "0")
+            for head in table.iter("thead"):
+                for cell in head.iter("th"):
+                    text = (cell.text or "").strip()
+                    if not text and not len(cell):
+                        cell.tag = "td"
+                        continue
+                    placeholder = util.HTML_PLACEHOLDER_RE.fullmatch(text)
+                    if placeholder and not len(cell) and str(stash[int(placeholder.group(1))]).startswith("<math"):
+                        index = int(placeholder.group(1))
+                        stash[index] = _labelled_math(str(stash[index]))
+
+
+class _ScrollFocusPostprocessor(Postprocessor):
+    """Code blocks and the shortcodes' wrapped tables scroll sideways on a narrow screen
+    (site.css): they take the keyboard focus so that they can be scrolled without a mouse.
+
+    A postprocessor, since fenced code and shortcode HTML reach the page through the stash."""
+
+    # After the stash is pasted back (raw_html, 30).
+    PRIORITY = 25
+    _SCROLLER = re.compile(r'<(pre|div class="table-wrap")(?=[\s>])(?![^>]*\btabindex=)')
+
+    def run(self, text: str) -> str:
+        return self._SCROLLER.sub(r'<\1 tabindex="0"', text)
+
+
+def _labelled_math(mathml: str) -> str:
+    """The MathML with an aria-label holding its text ("K", "R′")."""
+    label = "".join(etree.fromstring(mathml).itertext())
+    return mathml.replace("<math", f'<math aria-label="{html.escape(label)}"', 1)
+
+
 class _SafeAttributesTreeprocessor(Treeprocessor):
     """Keeps stashed HTML out of attributes and drops script-capable URLs."""
 
@@ -278,10 +331,12 @@ class _SitegenExtension(Extension):
             _ShortcodeProcessor(md.parser, self.shortcodes, self.used), "shortcode", _ShortcodeProcessor.PRIORITY
         )
         md.treeprocessors.register(_TitleTreeprocessor(md, self), "title", _TitleTreeprocessor.PRIORITY)
+        md.treeprocessors.register(_TableTreeprocessor(md), "tables", _TableTreeprocessor.PRIORITY)
         md.treeprocessors.register(
             _SafeAttributesTreeprocessor(md, self), "safe_attributes", _SafeAttributesTreeprocessor.PRIORITY
         )
         md.postprocessors.register(_RawHtmlPostprocessor(md), "raw_html", 30)
+        md.postprocessors.register(_ScrollFocusPostprocessor(md), "scroll_focus", _ScrollFocusPostprocessor.PRIORITY)
         if not self.allow_html:
             # Without these, "<script>" is ordinary text and gets escaped.
             md.preprocessors.deregister("html_block")

@@ -96,8 +96,29 @@ def test_math_in_code_stays_literal():
     assert "<math" not in out
     assert "<code>$x$</code>" in out
     assert "<code>$$y$$</code>" in out
-    assert "<pre><code>$z$\n</code></pre>" in out
+    assert '<pre tabindex="0"><code>$z$\n</code></pre>' in out
     assert "$$\\frac{1}{2}$$" in out
+
+
+def test_what_scrolls_sideways_takes_the_keyboard_focus():
+    """Tables, display formulas, code blocks and wrapped shortcode tables scroll on a phone."""
+    wrapped = '<div class="table-wrap"><table><tr><td>1</td></tr></table></div>'
+    out = render_markdown("| a | b |\n|---|---|\n| 1 | 2 |\n\n$$x^2$$\n\n```\n<pre>\n```\n\n{{< t >}}\n\n$y$",
+                          shortcodes={"t": wrapped}).html
+    assert '<table tabindex="0">' in out
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block" tabindex="0">' in out
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in out, "inline math does not scroll"
+    assert '<pre tabindex="0"><code>&lt;pre&gt;' in out
+    assert '<div class="table-wrap" tabindex="0"><table>' in out
+    assert out.count("tabindex") == 4
+
+
+def test_table_headers_name_their_columns():
+    """An empty corner cell is no header; a header holding only a formula is named by its text."""
+    out = render_markdown("| | Ash | $K$ | $R'$ and more |\n|---|---|---|---|\n| a | 1 | 2 | 3 |").html
+    assert "<thead>\n<tr>\n<td></td>\n<th>Ash</th>" in out
+    assert '<th><math aria-label="K" xmlns' in out
+    assert out.count("aria-label") == 1, "math beside text needs no label"
 
 
 def test_math_in_a_table_cell():
