@@ -110,6 +110,11 @@ class Board:
     def collapsed(self) -> bool:
         return len(self.inactive) > INACTIVE_OPEN
 
+    @property
+    def bin_width(self) -> float | None:
+        d = self.distribution
+        return round(d[0].high - d[0].low, 9) if d else None
+
 
 def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     config = lv.config

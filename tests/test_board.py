@@ -266,6 +266,9 @@ def test_bins_on_round_bounds():
     assert [b.low for b in bins([0.3, 1.2])] == [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2]
     assert [(b.low, b.count) for b in bins([3, 5], integer=True)] == [(3, 1), (4, 0), (5, 1)]
     assert sum(b.count for b in bins([1337.5, 1400, 1662.3, 1662.3])) == 4
+    # 324.8 / 12 = 27.07 -> 50: 1300, 1350, ..., 1650.
+    assert [(b.low, b.count) for b in bins([1337.5, 1400, 1662.3, 1662.3])] == [
+        (1300, 1), (1350, 0), (1400, 1), (1450, 0), (1500, 0), (1550, 0), (1600, 0), (1650, 2)]
 
 
 def test_demo_distribution_chart_has_the_boards_bins(make_site):
@@ -278,6 +281,7 @@ def test_demo_distribution_chart_has_the_boards_bins(make_site):
         (b.low, b.high, b.count) for b in board.distribution]
     assert sum(r["players"] for r in rows) == 4
     assert spec["encoding"]["x"]["bin"] == {"binned": True, "step": 50.0}     # 324.6 / 12 -> 50
+    assert board.bin_width == 50
     # The shared spec is not changed by a league's step.
     assert distribution_chart(bins([1, 2]))["encoding"]["x"]["bin"]["step"] == 0.1
 
