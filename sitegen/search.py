@@ -240,7 +240,9 @@ async def _index(recs: list[Record]) -> dict[str, bytes]:
             await pending.popleft()
         return {f["path"].replace("\\", "/"): f["content"] for f in await index.get_files()}
     finally:
-        for task in pending:
+        for task in pending:            # after a failure: neither left running nor unread
+            if task.done() and not task.cancelled():
+                task.exception()
             task.cancel()
         await service.close()
 
