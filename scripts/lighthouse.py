@@ -29,11 +29,13 @@ which package.json overrides with the versions Lighthouse itself uses, so that
 
 from __future__ import annotations
 
+import argparse
 import csv
 import functools
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -168,6 +170,10 @@ def table(results: list[Result]) -> str:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reports", type=Path, metavar="DIR",
+                        help="keep Lighthouse's JSON reports in DIR (for the details of every audit)")
+    args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         print(f"{LIGHTHOUSE} is missing: run `npm ci` in {REPO} (or `make lighthouse`)", file=sys.stderr)
         return 2
@@ -193,6 +199,10 @@ def main() -> int:
         finally:
             server.shutdown()
             server.server_close()
+        if args.reports:
+            args.reports.mkdir(parents=True, exist_ok=True)
+            for r in results:
+                shutil.copyfile(work / f"{r.label}.json", args.reports / f"{r.label.replace(' ', '-')}.json")
 
     print(table(results))
     print()
