@@ -1,19 +1,21 @@
 """A player's career as their page shows it: record, streaks, best wins, every opponent,
 the rating history summed up by month. No I/O; computed from the model's PlayerView.
 
-Every player's games are walked once. Head to head counts opponents in C (Counter
-over identity-hashed Links, list slices), never with a Python loop over pairs:
-100-player lobbies give each game 99 opponents.
+Every player's games are walked once. Head to head counts opponents in C, never
+with a Python loop over pairs (100-player lobbies give each game 99 opponents):
+Counter over identity-hashed Links for duels and teams, numpy slices and
+bincount for the places of a lobby.
 """
 
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+import numpy as np
 
 from .model import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from .rating.placement import ordinal
@@ -146,9 +148,14 @@ class LeagueCareers:
         self.duels = bool(league.matches) and all(
             len(m.lines) == 2 and m.lines[0].team is None and len(m.event_matches) <= 1
             for m in league.matches)
-        # Per match, its players sorted by place (or score) and the sorted keys:
-        # an opponent ahead or behind is then a slice. Built when first asked.
-        self._order: dict[str, tuple[list[Link], list[float]]] = {}
+        # Ranked leagues count opponents by player number with numpy: a lobby of 100
+        # gives each of its players 99 opponents, a million counts per 10,000 matches.
+        names = sorted(league.players)
+        self._number = {name: i for i, name in enumerate(names)}     # code point order: ties by name
+        self._links = [_link_of(league, name) for name in names]
+        # Per match, its players' numbers sorted by place (or score) and the sorted keys:
+        # the opponents ahead or behind are then a slice. Built when first asked.
+        self._order: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     @property
     def outcome_labels(self) -> tuple[str, str, str] | None:
@@ -168,13 +175,13 @@ class LeagueCareers:
             placings=placings(games) if self.placement else None,
             longest_win=longest_win, longest_unbeaten=longest_unbeaten, current=current,
             best_wins=best_wins(outcomes),
-            rivals=self.rivals(player),
+            rivals=self.ranked_rivals(player) if self.ranked_by else self.rivals(player),
             periods=months, period_unit=unit,
             ranges=ranges(games),
         )
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
-        """Every opponent: games, wins, draws, losses (or ahead, level, behind), net change in duels."""
+        """Every opponent: games, wins, draws, losses, and the net change in duels."""
         games: Counter[Link] = Counter()
         won: Counter[Link] = Counter()
         drawn: Counter[Link] = Counter()
@@ -182,15 +189,6 @@ class LeagueCareers:
         change: dict[Link, float] = {}
         by = {"win": won, "draw": drawn, "loss": lost}
         for g in player.games:
-            if self.ranked_by:
-                ahead, level, behind = self._split(g)
-                games.update(ahead)
-                games.update(level)
-                games.update(behind)
-                won.update(behind)
-                drawn.update(level)
-                lost.update(ahead)
-                continue
             opponents = g.opponents
             games.update(opponents)
             result = g.line.result
@@ -205,26 +203,47 @@ class LeagueCareers:
         rows.sort(key=lambda r: (-r.games, r.opponent.text))
         return tuple(rows)
 
-    def _split(self, g: PlayerGame) -> tuple[list[Link], list[Link], list[Link]]:
-        """The opponents placed ahead of, level with and behind the player in this game."""
-        m = g.match
-        order = self._order.get(m.id)
-        if order is None:
-            order = self._order[m.id] = _ranking(m, *self.ranked_by)
-        links, keys = order
-        key = _key(m, g.index, *self.ranked_by)
-        lo, hi = bisect_left(keys, key), bisect_right(keys, key)
-        me = g.line.player
-        return links[:lo], [p for p in links[lo:hi] if p is not me], links[hi:]
+    def ranked_rivals(self, player: PlayerView) -> tuple[Rival, ...]:
+        """Every opponent: the games in which the player finished ahead of, level with and behind them."""
+        ahead: list[np.ndarray] = []       # the opponents the player finished ahead of
+        level: list[np.ndarray] = []
+        behind: list[np.ndarray] = []
+        field, sign = self.ranked_by
+        for g in player.games:
+            m = g.match
+            order = self._order.get(m.id)
+            if order is None:
+                order = self._order[m.id] = self._ranking(m)
+            numbers, keys = order
+            key = sign * m.match.entries[g.index][field]
+            lo, hi = keys.searchsorted(key, "left"), keys.searchsorted(key, "right")
+            behind.append(numbers[:lo])
+            level.append(numbers[lo:hi])
+            ahead.append(numbers[hi:])
+        n = len(self._links)
+        won, drawn, lost = (np.bincount(np.concatenate(parts), minlength=n) if parts else np.zeros(n, np.int64)
+                            for parts in (ahead, level, behind))
+        drawn[self._number[player.name]] = 0     # a player is level with themself in every game
+        games = won + drawn + lost
+        met = np.flatnonzero(games)
+        # Most games first, then by name: numbers are in code point order of names.
+        met = met[np.argsort(-games[met], kind="stable")]
+        links = self._links
+        return tuple(Rival(links[i], n, w, d, l_, None) for i, n, w, d, l_ in zip(
+            met.tolist(), games[met].tolist(), won[met].tolist(), drawn[met].tolist(), lost[met].tolist()))
+
+    def _ranking(self, m: MatchView) -> tuple[np.ndarray, np.ndarray]:
+        field, sign = self.ranked_by
+        keys = np.array([sign * e[field] for e in m.match.entries], dtype=float)
+        numbers = np.array([self._number[name] for name in m.match.players], dtype=np.int32)
+        order = np.argsort(keys, kind="stable")
+        return numbers[order], keys[order]
 
 
-def _key(m: MatchView, index: int, field: str, sign: int) -> float:
-    return sign * m.match.entries[index][field]
-
-
-def _ranking(m: MatchView, field: str, sign: int) -> tuple[list[Link], list[float]]:
-    keyed = sorted((_key(m, i, field, sign), i) for i in range(len(m.lines)))
-    return [m.lines[i].player for _, i in keyed], [k for k, _ in keyed]
+def _link_of(league: LeagueView, name: str) -> Link:
+    """The player's one Link (compared by identity, as the match lines hold it)."""
+    games = league.players[name].games
+    return games[0].line.player if games else Link(name, league.players[name].url)
 
 
 def record(games: Sequence[PlayerGame]) -> Record:
@@ -298,15 +317,16 @@ def periods(games: Sequence[PlayerGame]) -> tuple[tuple[Period, ...], str]:
     """Games, closing rating, high and low per month, or per year past MONTHS_SHOWN months.
 
     The ratings are those after each rated game (the chart's points) played in the period."""
-    months = {f"{g.match.match.played:%Y-%m}" for g in games}
-    unit, fmt = ("month", "%Y-%m") if len(months) <= MONTHS_SHOWN else ("year", "%Y")
+    months = {(g.match.match.played.year, g.match.match.played.month) for g in games}
+    by_year = len(months) > MONTHS_SHOWN
     rows: list[Period] = []
     label, count, end, high, low = None, 0, None, None, None
     for g in games:
-        this = g.match.match.played.strftime(fmt)
+        played = g.match.match.played
+        this = played.year if by_year else (played.year, played.month)
         if this != label:
             if label is not None:
-                rows.append(Period(label, count, end, high, low))
+                rows.append(Period(_label(label), count, end, high, low))
             label, count, end, high, low = this, 0, None, None, None
         count += 1
         if g.rated:
@@ -315,8 +335,12 @@ def periods(games: Sequence[PlayerGame]) -> tuple[tuple[Period, ...], str]:
             high = r if high is None else max(high, r)
             low = r if low is None else min(low, r)
     if label is not None:
-        rows.append(Period(label, count, end, high, low))
-    return tuple(rows), unit
+        rows.append(Period(_label(label), count, end, high, low))
+    return tuple(rows), "year" if by_year else "month"
+
+
+def _label(period: int | tuple[int, int]) -> str:
+    return f"{period:04d}" if isinstance(period, int) else f"{period[0]:04d}-{period[1]:02d}"
 
 
 def ranges(games: Sequence[PlayerGame]) -> tuple[Range, ...]:
