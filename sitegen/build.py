@@ -52,7 +52,7 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
 
 def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched."""
-    from .pages import render_site
+    from .pages import render_site, site_base_url
 
     root, out = root.resolve(), out.resolve()
     inputs = [root / name for name in ("matches", "content", "templates", "pyproject.toml")]
@@ -61,6 +61,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
         raise InvalidInput([Problem(str(out), message="the output folder would replace the site's own "
                                     "files; choose a folder such as ROOT/_site")])
     site = check(root)
+    site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     rated = rate(site)
     output = Output(out)
     try:

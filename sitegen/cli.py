@@ -56,7 +56,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
     try:
-        return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port)
+        return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port,
+                     base_url=args.base_url)
     except OSError as exc:
         print(f"sitegen: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}; "
               "try another --port", file=sys.stderr)
@@ -97,7 +98,10 @@ def parser() -> argparse.ArgumentParser:
     common(s)
     s.add_argument("--out", type=_root, help="output folder; default: ROOT/_site")
     s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    s.set_defaults(func=cmd_serve, base_url=None)
+    s.add_argument("--base-url", help="serve under this URL's path, as the site will be published "
+                                      "(https://owner.github.io/repo/ is served at /repo/); "
+                                      "default: base_url in [tool.sitegen]")
+    s.set_defaults(func=cmd_serve)
     return p
 
 
