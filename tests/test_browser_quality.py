@@ -13,8 +13,9 @@ The fixture site (``tests/fixtures/small/``) and the hostile-names site
   match and the spec page: no console error, no page error, no request to any
   host but 127.0.0.1 and no horizontal overflow at 390 px on the way.
 * On the hostile site no name runs: no dialog opens, ``window.__pwned`` stays
-  undefined, no element comes from a name, and every player link, heading
-  and chart tooltip shows the exact name.
+  undefined, no element comes from a name, every player link, heading and
+  chart tooltip shows the exact name, player links are isolated for
+  right-to-left names, and no page overflows a phone's width.
 """
 
 from __future__ import annotations
@@ -345,7 +346,7 @@ def test_hostile_names_never_run_and_show_literally(sites, tab):
     site = sites["hostile"]
     names = _hostile_pages(site)
     base = urlsplit(site.url).path
-    t = tab("desktop")
+    t = tab("phone")    # where a 64-character name is most likely to widen the page
     failures = []
     checked_links = 0
     pages = ["", "leagues/duel/", "leagues/lobby/", "leagues/duel/results/", "leagues/lobby/results/"]
@@ -359,6 +360,8 @@ def test_hostile_names_never_run_and_show_literally(sites, tab):
         if response is None or response.status != 200:
             found.append(f"status {response.status if response else None}")
         found += [f"injected: {x}" for x in t.page.evaluate(INJECTED)]
+        if (o := t.overflow()) is not None:
+            found.append(o)
         if path in names:
             h1 = t.page.locator("h1").first.text_content()
             if h1 != names[path]:
