@@ -372,12 +372,21 @@ def test_csv_and_json_keep_the_exact_names(site):
 
 
 def test_xml_files_parse_and_keep_the_names(site):
-    """Feeds and sitemaps, where the build writes them: well-formed whatever the names hold."""
-    for path in sorted(site.rglob("*.xml")):
+    """Feeds and sitemaps, where the build writes them: well-formed whatever the names hold,
+    no element comes from a name, and a feed's text holds the exact names."""
+    files = sorted(site.rglob("*.xml"))
+    for path in files:
         root = ElementTree.parse(path).getroot()
-        text = " ".join(root.itertext())
-        assert "<script>alert(1)</script>" not in ElementTree.tostring(root, encoding="unicode"), path
-        assert text is not None
+        stray = sorted({el.tag for el in root.iter() if not el.tag.startswith("{")})
+        assert not stray, f"{path.name}: elements outside the document's namespaces: {stray}"
+        for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc"):
+            assert re.fullmatch(r"[A-Za-z0-9:/._~%-]+", loc.text or ""), loc.text
+    feed = site / "feed.xml"
+    if feed.exists():
+        text = "\n".join(ElementTree.parse(feed).getroot().itertext())
+        # The site feed holds the latest matches, the three lobbies of everyone among them.
+        missing = sorted(n for n in EXPECTED["lobby"] if n not in text)
+        assert not missing, f"feed.xml does not show these names exactly: {missing}"
 
 
 def test_builds_are_byte_identical(site, tmp_path):
