@@ -123,6 +123,12 @@ def test_chart_draws_a_point_per_game_and_its_switches_change_it(site, tab):
                                                                               "Last 100 games"]
     _press(t, "Date", GAMES)
     assert _axis_titles(t) == ["Rating"]
+    # Quick presses: one chart in the box at the end, the last range pressed.
+    for name in ("Last year", "All", "Last 100 games"):
+        t.page.get_by_role("button", name=name, exact=True).click()
+    t.page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n", arg=[POINTS, 100])
+    t.page.wait_for_timeout(300)
+    assert t.page.locator("div.vega svg").count() == 1 and _points(t) == 100
     assert not t.problems, t.problems
 
 

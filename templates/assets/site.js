@@ -27,12 +27,17 @@
     var meta = spec.usermeta;
     var rows = spec.datasets[meta.dataset];
     var state = { x: "date", first: 1 };
+    var drawing = Promise.resolve();
     function redraw() {
-      var next = Object.assign({}, spec);
-      next.encoding = Object.assign({}, spec.encoding, { x: meta.x[state.x] });
-      next.datasets = {};
-      next.datasets[meta.dataset] = rows.filter(function (r) { return r.game >= state.first; });
-      return draw(el, next);
+      // One drawing at a time: quick presses must not leave two charts in the box.
+      drawing = drawing.then(function () {
+        var next = Object.assign({}, spec);
+        next.encoding = Object.assign({}, spec.encoding, { x: meta.x[state.x] });
+        next.datasets = {};
+        next.datasets[meta.dataset] = rows.filter(function (r) { return r.game >= state.first; });
+        return draw(el, next);
+      });
+      return drawing;
     }
     controls.querySelectorAll("button").forEach(function (button) {
       button.addEventListener("click", function () {
