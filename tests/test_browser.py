@@ -98,13 +98,15 @@ def sites(tmp_path_factory):
     from sitegen.build import build
 
     base = tmp_path_factory.mktemp("served")
-    build(FIXTURE, base / "small")
-    if HAS_DEMO:
-        build(REPO, base / "demo")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
+    root = f"http://127.0.0.1:{server.server_address[1]}/"
+    # Each site knows the address it is served from, as a project site does: the 404
+    # page, served at any depth, links from that path instead of relatively.
+    build(FIXTURE, base / "small", base_url=root + "small/")
+    if HAS_DEMO:
+        build(REPO, base / "demo", base_url=root + "demo/")
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
-    root = f"http://127.0.0.1:{server.server_address[1]}/"
     served = {"small": Site("small", base / "small", root + "small/", FIXTURE_PAGES)}
     if HAS_DEMO:
         served["demo"] = Site("demo", base / "demo", root + "demo/", _demo_pages(base / "demo"))
@@ -238,10 +240,12 @@ def test_leaderboard_has_one_row_per_player(sites, tab, site_name):
         assert response.status == 200
         rows = t.page.locator("table.board tbody tr")
         assert rows.count() == len(standings), f"{league}: {rows.count()} rows for {len(standings)} players"
-        names = rows.locator("td:nth-child(2)").all_inner_texts()
-        assert names == [r["player"] for r in standings], f"{league}: the leaderboard is not the standings"
-        ranks = rows.locator("td:nth-child(1)").all_inner_texts()
-        assert ranks == [r["rank"] for r in standings], f"{league}: ranks differ from standings.csv"
+        # Active players first, inactive ones in a table below: each with the rank of standings.csv.
+        names = rows.locator("th[scope=row] a").all_text_contents()   # inactive ones sit in a closed <details>
+        ranks = [r.strip() for r in rows.locator("td:first-child").all_text_contents()]
+        shown = sorted(zip(names, ranks))
+        assert shown == sorted((r["player"], r["rank"]) for r in standings), \
+            f"{league}: the leaderboard's players and ranks are not those of standings.csv"
         players = [p for p in (site.folder / "leagues" / league / "players").iterdir() if p.is_dir()]
         assert len(players) == len(standings), f"{league}: {len(players)} player pages"
     assert not t.problems, t.problems
