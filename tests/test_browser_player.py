@@ -1,7 +1,8 @@
 """Player pages in headless Chromium: the history chart, its switches, the games pages.
 
 A league built for the purpose: Hero plays 150 elo games, one every five days
-from 2023-01-02, against four opponents, one of them named with markup. So the
+from 2023-01-02, against four opponents, one of them named with markup (and Lone
+plays two games, too few for any range of the chart). So the
 chart has 150 points, "Last 100 games" keeps 100 and "Last year" keeps the games
 of the 365 days before Hero's last game; the games are on the player page (the
 latest 100) and on games/2/ (the first 50).
@@ -43,6 +44,9 @@ def _games() -> str:
         opponent = OPPONENTS[i % 4].replace("\\", "\\\\").replace('"', '\\"')
         out.append(elo_match(when.strftime("%Y-%m-%dT%H:%M:%SZ"), "Hero", score, opponent, 1 - score,
                              id=f"g{i + 1:03d}"))
+    # Lone plays twice: no range to offer, one row of switches.
+    out.append(elo_match("2024-01-05T10:00:00Z", "Lone", 1, "Kai", 0, id="lone-1"))
+    out.append(elo_match("2024-01-06T10:00:00Z", "Lone", 0, "Ana", 1, id="lone-2"))
     return "".join(out)
 
 
@@ -196,7 +200,7 @@ def test_drawing_the_chart_moves_nothing(site, tab, viewport):
     t.page.add_init_script("""window.__shifts = [];
         new PerformanceObserver(list => list.getEntries().forEach(e => window.__shifts.push(e.value)))
             .observe({type: 'layout-shift', buffered: true});""")
-    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/"):
+    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/", "leagues/x/players/lone/"):
         assert t.open(site + path).status == 200
         t.page.wait_for_timeout(300)
         shifts = t.page.evaluate("window.__shifts")
