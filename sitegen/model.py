@@ -5,11 +5,10 @@ Templates only format; every ordering, count and explanation is decided here.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from slugify import slugify
 
@@ -299,20 +298,3 @@ def _mark_rated(player: PlayerView) -> None:
         last_of[g.match.event] = i
     for i, g in enumerate(player.games):
         g.rated = last_of[g.match.event] == i
-
-
-def record_by_opponent(player: PlayerView) -> list[dict[str, Any]]:
-    """Head-to-head: games, wins, draws, losses against each opponent, most played first."""
-    games: Counter[Link] = Counter()
-    results: dict[Link, Counter[str]] = defaultdict(Counter)
-    for g in player.games:
-        opponents = g.opponents
-        games.update(opponents)
-        if g.line.result:
-            for opp in opponents:
-                results[opp][g.line.result] += 1
-    none: Counter[str] = Counter()
-    rows = [{"opponent": opp, "games": n, **{r: results.get(opp, none)[r] for r in ("win", "draw", "loss")}}
-            for opp, n in games.items()]
-    rows.sort(key=lambda r: (-r["games"], r["opponent"].text))
-    return rows

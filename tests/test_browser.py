@@ -166,6 +166,9 @@ class Tab:
         response = self.page.goto(url, wait_until="load")
         charts = self.page.locator("div.vega").count()
         if charts:
+            # Vega is fetched once a chart comes near the screen: bring each one into view.
+            for i in range(charts):
+                self.page.locator("div.vega").nth(i).scroll_into_view_if_needed()
             try:
                 self.page.wait_for_function(
                     "n => document.querySelectorAll('div.vega.drawn svg').length === n", arg=charts)

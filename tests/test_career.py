@@ -308,7 +308,7 @@ def test_games_pages_hold_100_games_newest_first(make_site, tmp_path, count, pag
         assert _games_rows(html) == list(range(count - 100 * (n - 1), max(count - 100 * n, 0), -1))
         assert f"<title>Games of Hero, page {n} · " in html
         assert "<h1>Games of Hero</h1>" in html
-        assert f'<a href="../../../../../../leagues/x/players/hero/">Hero</a> › Games' in html
+        assert '<a href="../../../../../../leagues/x/players/hero/">Hero</a> › Games' in html
         prev = _links(html, "prev")
         assert [posixpath.normpath(posixpath.join(url, p)) + "/" for p in prev] == [
             player if n == 2 else f"{player}games/{n - 1}/"]

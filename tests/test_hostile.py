@@ -31,7 +31,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from helpers import looks_like_traceback, problems_of, read_csv, run_cli, tree_snapshot, write_files
+from helpers import looks_like_traceback, problems_of, read_csv, run_cli, tree_snapshot
 from sitegen.build import build
 from sitegen.model import SLUG_MAX, player_slugs
 from sitegen.rating.base import normalize_name
