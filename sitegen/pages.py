@@ -198,13 +198,14 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         for mv in lv.matches:
             page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
         careers = LeagueCareers(lv)
+        row_of = {row.player.name: row for row in board.rows}
         for pv in lv.leaderboard:
             career = careers.of(pv)
             newest = pv.games[::-1]
             chunks = [newest[i:i + GAMES_PER_PAGE] for i in range(0, len(newest), GAMES_PER_PAGE)] or [[]]
             urls = [games_url(pv, k) for k in range(1, len(chunks) + 1)]
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
-                          pages=urls, opponents_shown=OPPONENTS_SHOWN)
+                          pages=urls, opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
             page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
                  chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD])
             for n, rows in enumerate(chunks[1:], start=2):
