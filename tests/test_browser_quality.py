@@ -159,10 +159,13 @@ class Tab:
         dialog.dismiss()
 
     def settle(self, idle: bool = False) -> None:
-        """Wait until every chart on the page is drawn (Vega loads after the load event) and,
-        with ``idle``, until the network is quiet (the search page loads its index by script)."""
+        """Wait until every chart on the page is drawn (Vega loads after the load event, once a
+        chart comes near the screen, so each is scrolled into view) and, with ``idle``, until
+        the network is quiet (the search page loads its index by script)."""
         charts = self.page.locator("div.vega").count()
         if charts:
+            for i in range(charts):
+                self.page.locator("div.vega").nth(i).scroll_into_view_if_needed()
             try:
                 self.page.wait_for_function(
                     "n => document.querySelectorAll('div.vega.drawn svg').length === n", arg=charts)
