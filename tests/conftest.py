@@ -17,6 +17,25 @@ import pytest
 
 from helpers import write_files
 
+# The browser tests drive Debian's Chromium (``make test`` installs it); nothing is downloaded.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+# Per module, not per session: Playwright's sync API keeps an event loop running in this
+# thread, and a module's own site is built (Pagefind runs under asyncio.run) before it starts.
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through Playwright, launched once for each browser test module."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (`make test` does) to run the browser tests")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
 
 @pytest.fixture
 def make_site(tmp_path: Path):

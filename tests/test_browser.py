@@ -36,9 +36,6 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "small"
 HAS_DEMO = (REPO / "matches").is_dir()
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 TIMEOUT_MS = 20_000
 EVE = '<i>Eve & "Co"</i>'
@@ -115,15 +112,6 @@ def sites(tmp_path_factory):
     server.server_close()
     thread.join(timeout=10)
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (`make test` does) to run the browser tests")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def _site(sites, name: str) -> Site:

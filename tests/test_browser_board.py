@@ -24,9 +24,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytestmark = pytest.mark.browser
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 EVE = '<i>Eve & "Co"</i>'
 ROYALE = ["Ana", "Bo", "Kaito", EVE, "Mira", "Zoë"]        # standings order
 
@@ -50,15 +47,6 @@ def site_url(tmp_path_factory):
     server.server_close()
     thread.join(timeout=10)
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

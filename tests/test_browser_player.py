@@ -22,7 +22,7 @@ from http.server import ThreadingHTTPServer
 import pytest
 
 from helpers import elo_match, league_toml, write_files
-from test_browser import TIMEOUT_MS, VIEWPORTS, Tab, _QuietHandler, browser, sync_api  # noqa: F401 - fixture
+from test_browser import VIEWPORTS, Tab, _QuietHandler
 
 pytestmark = pytest.mark.browser
 

@@ -43,9 +43,6 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = {"small": REPO / "tests" / "fixtures" / "small", "hostile": REPO / "tests" / "fixtures" / "hostile"}
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
 TIMEOUT_MS = 20_000
 LONG_NAME = "LlanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogochJonesx"
@@ -117,15 +114,6 @@ def sites(tmp_path_factory):
         server.server_close()
         thread.join(timeout=10)
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (`make test` does) to run the browser tests")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def _offsite(url: str) -> bool:
