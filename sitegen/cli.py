@@ -12,12 +12,20 @@ from .problems import InvalidInput
 EXIT_OK, EXIT_INVALID = 0, 1
 
 
-def _report(exc: InvalidInput, *, wrote: bool) -> int:
-    for problem in exc.problems:
-        print(problem, file=sys.stderr)
+def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None) -> int:
+    """The problems on stderr, one line each; on a GitHub runner also as annotations on stdout.
+
+    ``root`` is the site root the problems' paths are relative to (default: the current folder).
+    """
+    from . import annotations
+
     n = len(exc.problems)
     tail = "; the previous output was left untouched." if wrote else "."
-    print(f"sitegen: {n} problem{'s' if n != 1 else ''} found{tail}", file=sys.stderr)
+    with annotations.commands_stopped():    # the lines quote the input: no workflow command in them
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"sitegen: {n} problem{'s' if n != 1 else ''} found{tail}", file=sys.stderr)
+    annotations.annotate(exc.problems, root or Path.cwd())
     return EXIT_INVALID
 
 
@@ -32,7 +40,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         output = build(args.root, out, base_url=args.base_url)
     except InvalidInput as exc:
-        return _report(exc, wrote=True)
+        return _report(exc, wrote=True, root=args.root)
     except OSError as exc:
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
@@ -46,7 +54,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         site = check(args.root)
     except InvalidInput as exc:
-        return _report(exc, wrote=False)
+        return _report(exc, wrote=False, root=args.root)
     matches = sum(len(lg.matches) for lg in site.leagues)
     print(f"sitegen: {len(site.leagues)} leagues, {matches} matches: all valid")
     return EXIT_OK
