@@ -72,6 +72,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return EXIT_INVALID
 
 
+def cmd_new_match(args: argparse.Namespace) -> int:
+    from .newmatch import run
+
+    return run(args.root, args.league, players=args.player or [], teams=args.team or [],
+               played=args.played, match_id=args.id, target=args.append)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sitegen",
@@ -110,6 +117,29 @@ def parser() -> argparse.ArgumentParser:
                                       "(https://owner.github.io/repo/ is served at /repo/); "
                                       "default: base_url in [tool.sitegen]")
     s.set_defaults(func=cmd_serve)
+
+    n = sub.add_parser("new-match", help="print a [[match]] table of a league, ready to fill in",
+                       description="Print a [[match]] table shaped for the league's rating system, every "
+                                   "value commented with what is allowed, or append it to a match file. "
+                                   "With player names it passes `sitegen check` as printed (placeholder "
+                                   "numbers: a draw, a shared place); without them the names are left "
+                                   "empty. Exit 0 when done, 1 when the file cannot take it, 2 on a bad "
+                                   "argument or an unknown league.")
+    common(n)
+    n.add_argument("league", help="the league's folder name under matches/ (its slug)")
+    n.add_argument("--player", action="append", metavar="NAME",
+                   help="a player, in order; repeat it for each (arena: each player is a team of one). "
+                        "A name starting with '-' is written --player=NAME")
+    n.add_argument("--team", action="append", nargs="+", metavar="NAME",
+                   help="arena: the players of one team; repeat it for each team, the winners first")
+    n.add_argument("--played", metavar="DATE",
+                   help="when it was played: 2024-05-01T19:30:00+02:00, 2024-05-01T17:30:00Z, "
+                        "2024-05-01T19:30 (UTC) or 2024-05-01; default: now, in UTC")
+    n.add_argument("--id", help="an explicit match id (letters, digits, '.', '_', '-'; unique in the league)")
+    n.add_argument("--append", type=Path, metavar="FILE",
+                   help="append to this match file under matches/LEAGUE/ (created if missing) "
+                        "instead of printing")
+    n.set_defaults(func=cmd_new_match)
     return p
 
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .base import (
-    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, is_int,
-    is_number, non_negative, parse_entries, type_name,
+    Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
+    is_int, is_number, non_negative, parse_entries, type_name,
 )
 
 TEAM_KEYS = ("won", "players")
@@ -69,6 +69,11 @@ class Arena(MatchSystem):
         Field("deaths", lambda v: is_int(v) and v >= 0, "an integer >= 0"),
         Field("assists", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
         Field("betrayals", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
+    )
+    example: ClassVar[Example] = Example(
+        players=(2, None), entry={"kills": 0, "deaths": 0, "assists": 0, "betrayals": 0}, teams=True,
+        keys=(ExampleKey("score_to_win", 50, "the score that ends the game: an integer > 0"),),
+        rules=("a free-for-all is teams of one; a player may be in one team only",),
     )
 
     def __init__(self, *, assist_weight: float = 1, death_weight: float = 1 / 3,

@@ -162,6 +162,8 @@ class System(Protocol):
     match_keys: ClassVar[tuple[str, ...]]
     integer_ratings: ClassVar[bool]
     has_outcomes: ClassVar[bool]            # wins/draws/losses make sense
+    fields: ClassVar[tuple["Field", ...]]   # the keys of a player entry besides name
+    example: ClassVar["Example"]            # a match for `sitegen new-match` to print
 
     def __init__(self, **params: Any) -> None: ...
 
@@ -252,6 +254,34 @@ class Field:
     allowed: str
     default: Any = None
     required: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleKey:
+    """A match key of a system as `sitegen new-match` prints it: placeholder and what it is."""
+
+    name: str
+    value: Any                    # valid as it stands
+    about: str                    # what it is and what is allowed, for the comment beside it
+    optional: bool = False        # printed commented out
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A system's match as `sitegen new-match` prints it for a curator to fill in.
+
+    ``entry`` gives every player field a placeholder that is valid for all players
+    at once (a draw, a shared place), so a match with real names passes the check
+    as printed. ``players`` is how many players (teams when ``teams``) a match
+    has, (least, most), most None for no limit; ``rules`` are what the fields'
+    own checks do not say.
+    """
+
+    players: tuple[int, int | None]
+    entry: Mapping[str, Any]
+    keys: tuple[ExampleKey, ...] = ()
+    rules: tuple[str, ...] = ()
+    teams: bool = False           # players are listed in teams of { won, players }
 
 
 def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,

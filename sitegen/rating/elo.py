@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .base import (
-    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, check_name,
-    either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
+    Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
+    check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
     valid_fields,
 )
 
@@ -48,6 +48,12 @@ class Elo(MatchSystem):
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),
+    )
+    example: ClassVar[Example] = Example(
+        players=(2, 2), entry={"score": 0.5},          # a draw
+        keys=(ExampleKey("challenger", "NAME", "optional: who started it (default: the first listed)",
+                         optional=True),),
+        rules=("the two scores sum to 1: 1 and 0 (a win), 0.5 and 0.5 (a draw), 0 and 1",),
     )
 
     def __init__(self, *, initial: float = 1500, k: float | str = "fide", k_of: str = "challenger",

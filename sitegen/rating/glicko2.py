@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, ClassVar
 
 from .base import (
-    Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, Standing,
+    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, Standing,
     is_number, one_of, parse_entries, positive,
 )
 
@@ -212,6 +212,11 @@ class Glicko2(MatchSystem):
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v >= 0, "a number >= 0 (the player's match score)"),
+    )
+    example: ClassVar[Example] = Example(
+        players=(2, None), entry={"score": 0},         # equal scores: every battle a draw
+        rules=("each pair of players is a battle, won by the higher score",
+               "played decides the rating period (by default the ISO week in UTC)"),
     )
 
     def __init__(self, *, initial_rating: float = 1500, initial_rd: float = 350,

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .base import (
-    BANDS_ALLOWED, Change, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
+    BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
     round_half_away, valid_bands, valid_fields,
 )
@@ -57,6 +57,12 @@ class Lunaro(MatchSystem):
         Field("goals", lambda v: is_int(v) and 0 <= v <= MAX_GOALS, f"an integer 0..{MAX_GOALS}"),
         Field("ping", lambda v: is_int(v) and v >= 0, "an integer >= 0 (milliseconds)"),
         Field("host", lambda v: isinstance(v, bool), "true or false", default=False, required=False),
+    )
+    # 0-0 at ping 0: valid for any two players, a draw between equal ratings.
+    example: ClassVar[Example] = Example(
+        players=(2, 2), entry={"goals": 0, "ping": 0, "host": False},
+        rules=(f"at most one player has {WINNING_GOALS} goals or more",
+               "host = true on at most one player, whose ping is 0"),
     )
 
     def __init__(self, *, initial: int = 1500, k: float | str = 50,

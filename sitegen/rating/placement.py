@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .base import (
-    BANDS_ALLOWED, Change, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent, Reporter,
-    either, is_int, is_number, one_of, parse_entries, positive, type_name,
+    BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
+    Reporter, either, is_int, is_number, one_of, parse_entries, positive, type_name,
     valid_bands,
 )
 
@@ -67,6 +67,11 @@ class Placement(MatchSystem):
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("place", lambda v: is_int(v) and v >= 1, "an integer >= 1 (1 = winner, equal places tie)"),
+    )
+    example: ClassVar[Example] = Example(
+        players=(2, None), entry={"place": 1},         # everyone tied
+        keys=(ExampleKey("platform", "pc", "optional: a platform-only queue (any text)", optional=True),),
+        rules=("only the order of places counts: 1, 2, 2, 4 is a shared second place",),
     )
 
     def __init__(self, *, initial: float = 0, floor: float = 0, k: float | str = "bands",
