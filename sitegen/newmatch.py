@@ -161,12 +161,6 @@ def _names_in(raw: dict[str, Any]) -> list[str]:
 # --- the match ---------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Player:
-    name: str                 # as the match will name them: trimmed, NFC, canonical ("" to fill in)
-    alias: str | None = None  # the name given, when it is an alias of ``name``
-
-
-@dataclass(frozen=True, slots=True)
 class Draft:
     text: str                 # the [[match]] table, ending in a newline
     match_id: str | None      # --id
@@ -214,12 +208,12 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
         want = f"exactly {least}" if most == least else f"at least {least}"
         raise UsageError(f"{_a(facts.system.name)} match has {want} {what}; got {count}")
     seen: dict[str, str] = {}
-    resolved: list[list[Player]] = []
+    resolved: list[list[str]] = []      # canonical names ("" to fill in), by team
     for group in groups:
         resolved.append([])
         for given in group:
             if not named:
-                resolved[-1].append(Player(""))
+                resolved[-1].append("")
                 continue
             problem = check_name(given)
             if problem:
@@ -239,7 +233,7 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 notes.append(f"{canonical!r} has no match in {facts.slug} yet{hint} "
                              "(fine for a new player)")
-            resolved[-1].append(Player(canonical, name if canonical != name else None))
+            resolved[-1].append(canonical)
     text = _render(facts.system, resolved, when, played is None, match_id)
     return Draft(text, match_id, named, tuple(notes))
 
@@ -254,7 +248,7 @@ def _line(code: str, comment: str | None = None) -> str:
     return f"{code.ljust(COMMENT_AT - 2)}  # {comment}"
 
 
-def _render(system: type[System], groups: list[list[Player]], when: datetime | date, now: bool,
+def _render(system: type[System], groups: list[list[str]], when: datetime | date, now: bool,
             match_id: str | None) -> str:
     example = system.example
     lines = ["[[match]]", _line(f"played = {toml_datetime(when)}", _played_comment(when, now))]
@@ -269,37 +263,30 @@ def _render(system: type[System], groups: list[list[Player]], when: datetime | d
 
     fields = system.fields
     about = ["name: as on the site, or an alias in matches/players.toml (case-sensitive)"
-             + ("" if groups[0][0].name else "; fill it in")]
+             + ("" if groups[0][0] else "; fill it in")]
     for f in fields:
         optional = "" if f.required else f" (optional, default {toml_value(f.default)})"
         about.append(f"{f.name}: {f.allowed}{optional}")
     about.extend(example.rules)
 
-    def rows(group: list[Player], indent: str) -> list[str]:
-        out = []
-        for p in group:
-            values = ", ".join([f"name = {toml_string(p.name)}"]
-                               + [f"{f.name} = {toml_value(example.entry[f.name])}" for f in fields])
-            note = f"given as {toml_string(p.alias)}, an alias in players.toml" if p.alias else None
-            out.append(_line(f"{indent}{{ {values} }},", note))
-        return out
+    # The comments stay outside the arrays: inside one, before a player, they would
+    # shift the line `sitegen check` reports for that player.
+    def players(group: list[str]) -> list[str]:
+        rows = [", ".join([f"name = {toml_string(name)}"]
+                          + [f"{f.name} = {toml_value(example.entry[f.name])}" for f in fields])
+                for name in group]
+        return ["players = [", *(f"  {{ {row} }}," for row in rows), "]"]
 
     if not example.teams:
-        lines.append("players = [")
-        lines.extend(f"  # {a}" for a in about)
-        lines.extend(rows(groups[0], "  "))
-        lines.append("]")
+        lines.append("# Each player:")
+        lines.extend(f"#   {a}" for a in about)
+        lines.extend(players(groups[0]))
         return "\n".join(lines) + "\n"
-    lines.append("# Each [[match.teams]] below is a team; a player in it:")
+    lines.append("# Each [[match.teams]] below is a team; each player in it:")
     lines.extend(f"#   {a}" for a in about)
     for i, team in enumerate(groups):
-        lines.append("")
-        lines.append("[[match.teams]]")
-        lines.append(_line(f"won = {toml_value(i == 0)}",
-                           "true on the winning team only"))
-        lines.append("players = [")
-        lines.extend(rows(team, "  "))
-        lines.append("]")
+        lines += ["", "[[match.teams]]", _line(f"won = {toml_value(i == 0)}", "true on the winning team only")]
+        lines.extend(players(team))
     return "\n".join(lines) + "\n"
 
 
