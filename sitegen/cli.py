@@ -10,6 +10,7 @@ from . import __version__
 from .problems import InvalidInput
 
 EXIT_OK, EXIT_INVALID = 0, 1
+EXIT_USAGE = 2          # argparse's own code for bad arguments
 
 
 def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None) -> int:
@@ -79,6 +80,26 @@ def cmd_new_match(args: argparse.Namespace) -> int:
                played=args.played, match_id=args.id, target=args.append)
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .diff import InvalidRevisions, RevisionError, diff_revisions, render
+
+    try:
+        diff = diff_revisions(args.root, args.rev_a, args.rev_b)
+    except RevisionError as exc:
+        print(f"sitegen diff: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidRevisions as exc:
+        lines = exc.lines()
+        for line in lines:
+            print(line, file=sys.stderr)
+        where = " and ".join(i.revision.label for i in exc.invalid)
+        print(f"sitegen: {len(lines)} problem{'s' if len(lines) != 1 else ''} found at {where}; "
+              "nothing compared.", file=sys.stderr)
+        return EXIT_INVALID
+    sys.stdout.write(render(diff, args.format))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sitegen",
@@ -117,6 +138,22 @@ def parser() -> argparse.ArgumentParser:
                                       "(https://owner.github.io/repo/ is served at /repo/); "
                                       "default: base_url in [tool.sitegen]")
     s.set_defaults(func=cmd_serve)
+
+    d = sub.add_parser("diff", help="what a change to the match files does to the ratings",
+                       description="Rate every league at two revisions of the site's git repository and "
+                                   "list, per league, the matches added, removed, changed or moved and every "
+                                   "player whose rating, rank or tier changed. Exit 0 when compared, 1 on "
+                                   "invalid input at either revision, 2 for an unknown revision, a folder "
+                                   "outside a git work tree or no git.")
+    common(d)
+    d.add_argument("rev_a", metavar="REV_A", help="the revision before: a branch, tag, SHA, HEAD~1, ...")
+    d.add_argument("rev_b", metavar="REV_B", nargs="?",
+                   help="the revision after; default: the working tree (the files on disk, "
+                        "committed or not)")
+    d.add_argument("--format", choices=("text", "markdown", "csv", "json"), default="text",
+                   help="text for a terminal (default), markdown for a GitHub job summary, "
+                        "csv or json for tools")
+    d.set_defaults(func=cmd_diff)
 
     n = sub.add_parser("new-match", help="print a [[match]] table of a league, ready to fill in",
                        description="Print a [[match]] table shaped for the league's rating system, every "

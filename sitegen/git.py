@@ -51,3 +51,28 @@ def prefix(root: Path, top: Path) -> str:
     """``root`` relative to the work tree, '/'-separated with a trailing '/' ('' at the top)."""
     relative = root.resolve().relative_to(top).as_posix()
     return "" if relative == "." else relative + "/"
+
+
+def installed() -> bool:
+    """Whether a git executable is on PATH (``toplevel`` alone cannot tell that from "no repository")."""
+    return shutil.which("git") is not None
+
+
+def commit_of(cwd: Path, revision: str) -> str | None:
+    """The full SHA of the commit ``revision`` names (any rev-parse syntax), or None if it names none."""
+    if not revision or revision.startswith("-"):      # never taken for an option
+        return None
+    try:
+        out = run(cwd, "rev-parse", "--verify", "--quiet", revision + "^{commit}")
+    except GitError:
+        return None
+    return out.decode("ascii").strip() or None
+
+
+def object_type(cwd: Path, spec: str) -> str | None:
+    """The type of the object ``spec`` ("<commit>:<path>") names: blob, tree, ...; None if missing."""
+    if "\n" in spec:
+        return None
+    out = run(cwd, "cat-file", "--batch-check=%(objecttype)", input=os.fsencode(spec) + b"\n")
+    kind = out.decode("utf-8", "replace").strip()
+    return kind if kind in ("blob", "tree", "commit", "tag") else None

@@ -1,0 +1,608 @@
+"""`sitegen diff`: what a change to the match files does to the ratings.
+
+Both revisions are rated by the build's own pipeline (sitegen.revision); this
+module compares the two results league by league (matches added, removed,
+changed or moved, and every player whose rating, rank or tier differs) and
+writes the comparison as text, Markdown (a GitHub job summary), CSV or JSON.
+Ratings are compared as the data files write them (lunaro whole, others to 6
+decimals), so a player is listed exactly when standings.csv would differ.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .config import LeagueConfig
+from .data import fmt_float, iso
+from .history import RatedLeague
+from .rating.base import Match
+from .revision import (WORKING_TREE, InvalidRevision, Revision, RevisionError, rated_leagues,
+                       repository, resolve)
+
+__all__ = ["RevisionError", "InvalidRevisions", "Diff", "diff_revisions", "compare", "FORMATS", "render"]
+
+_MISSING = object()
+
+
+# --- the comparison ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A player's line of one revision's standings."""
+
+    rating: float | int        # as standings.csv writes it: lunaro whole, others rounded to 6 decimals
+    rank: int
+    tier: str | None
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDiff:
+    player: str
+    before: Side | None        # None: not rated before (a new player)
+    after: Side | None         # None: no longer rated
+
+    @property
+    def change(self) -> str:
+        return "added" if self.before is None else "removed" if self.after is None else "changed"
+
+    @property
+    def delta(self) -> float | int | None:
+        if self.before is None or self.after is None:
+            return None
+        d = self.after.rating - self.before.rating
+        # From the rounded ratings, so before + delta = after in every format.
+        return d if isinstance(d, int) else round(d, 6) + 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchDiff:
+    id: str
+    change: str                # added, removed, changed, or moved (only its file differs)
+    fields: tuple[str, ...]    # what differs: played, players, players.goals, challenger, notes, file
+    before: Match | None
+    after: Match | None
+
+    @property
+    def played(self) -> datetime:
+        return (self.after or self.before).played
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueDiff:
+    slug: str
+    before: LeagueConfig | None
+    after: LeagueConfig | None
+    settings: tuple[str, ...]  # league.toml entries that differ: name, system, params.k, tiers, description
+    matches: tuple[MatchDiff, ...]
+    players: tuple[PlayerDiff, ...]
+
+    @property
+    def change(self) -> str | None:
+        """The league itself: added, removed, changed (its league.toml), or None."""
+        if self.before is None:
+            return "added"
+        if self.after is None:
+            return "removed"
+        return "changed" if self.settings else None
+
+    @property
+    def config(self) -> LeagueConfig:
+        return self.after or self.before
+
+    @property
+    def has_tiers(self) -> bool:
+        return any(c is not None and c.tiers for c in (self.before, self.after))
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        return {
+            "matches": _count((m.change for m in self.matches), MATCH_CHANGES),
+            "players": _count((p.change for p in self.players), PLAYER_CHANGES),
+        }
+
+
+LEAGUE_CHANGES = ("added", "removed", "changed")
+MATCH_CHANGES = ("added", "removed", "changed", "moved")
+PLAYER_CHANGES = ("changed", "added", "removed")
+
+
+def _count(changes: Iterator[str], order: tuple[str, ...]) -> dict[str, int]:
+    counts = dict.fromkeys(order, 0)
+    for c in changes:
+        counts[c] += 1
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    before: Revision
+    after: Revision
+    leagues: tuple[LeagueDiff, ...]     # leagues with anything to report, by slug
+
+    def totals(self) -> dict[str, dict[str, int]]:
+        totals = {"leagues": _count((lg.change for lg in self.leagues if lg.change), LEAGUE_CHANGES)}
+        for kind, order in (("matches", MATCH_CHANGES), ("players", PLAYER_CHANGES)):
+            totals[kind] = {c: sum(lg.counts()[kind][c] for lg in self.leagues) for c in order}
+        return totals
+
+
+class InvalidRevisions(Exception):
+    """One or both revisions hold invalid match files."""
+
+    def __init__(self, invalid: list[InvalidRevision]):
+        self.invalid = invalid
+        super().__init__("; ".join(str(i) for i in invalid))
+
+    def lines(self) -> list[str]:
+        return [f"at {i.revision.label}: {p}" for i in self.invalid for p in i.problems]
+
+
+def diff_revisions(root: Path, before: str, after: str | None = None) -> Diff:
+    """Rate the site at ``before`` and at ``after`` (None: the files on disk) and compare.
+
+    Raises RevisionError (a usage error: no git, no repository, unknown revision)
+    before rating anything, and InvalidRevisions with every problem of both sides.
+    """
+    repo = repository(root)
+    revisions = (resolve(repo, before), WORKING_TREE if after is None else resolve(repo, after))
+    rated: list[dict[str, RatedLeague]] = []
+    invalid: list[InvalidRevision] = []
+    with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:
+        for i, revision in enumerate(revisions):
+            try:
+                rated.append(rated_leagues(repo, revision, Path(tmp) / f"r{i}"))
+            except InvalidRevision as exc:
+                invalid.append(exc)
+    if invalid:
+        raise InvalidRevisions(invalid)
+    return compare(revisions[0], rated[0], revisions[1], rated[1])
+
+
+def compare(rev_a: Revision, a: Mapping[str, RatedLeague], rev_b: Revision,
+            b: Mapping[str, RatedLeague]) -> Diff:
+    leagues = []
+    for slug in sorted(a.keys() | b.keys()):
+        lg = _league_diff(slug, a.get(slug), b.get(slug))
+        if lg.change or lg.matches or lg.players:
+            leagues.append(lg)
+    return Diff(rev_a, rev_b, tuple(leagues))
+
+
+def _league_diff(slug: str, a: RatedLeague | None, b: RatedLeague | None) -> LeagueDiff:
+    ca = a.league.config if a else None
+    cb = b.league.config if b else None
+    keys = frozenset(k for c in (ca, cb) if c for k in c.system.match_keys)
+    ma = {m.id: m for m in a.league.matches} if a else {}
+    mb = {m.id: m for m in b.league.matches} if b else {}
+    matches = []
+    for mid in ma.keys() | mb.keys():
+        before, after = ma.get(mid), mb.get(mid)
+        if before is None:
+            matches.append(MatchDiff(mid, "added", (), None, after))
+        elif after is None:
+            matches.append(MatchDiff(mid, "removed", (), before, None))
+        else:
+            fields = _match_fields(before, after, keys)
+            if fields:
+                change = "moved" if fields == ("file",) else "changed"
+                matches.append(MatchDiff(mid, change, fields, before, after))
+    matches.sort(key=lambda m: (m.played, m.id))
+
+    sa = _sides(a) if a else {}
+    sb = _sides(b) if b else {}
+    players = []
+    for name in sa.keys() | sb.keys():
+        before, after = sa.get(name), sb.get(name)
+        if before is None or after is None or _shown(before) != _shown(after):
+            players.append(PlayerDiff(name, before, after))
+    players.sort(key=_player_order)
+    settings = _settings(ca, cb) if ca and cb else ()
+    return LeagueDiff(slug, ca, cb, settings, tuple(matches), tuple(players))
+
+
+def _shown(side: Side) -> tuple:
+    return side.rating, side.rank, side.tier
+
+
+def _player_order(p: PlayerDiff) -> tuple:
+    """Biggest change first: rating delta, then rank move, then name; new, then gone, players
+    after them, best rated first, as a leaderboard lists them."""
+    if p.before is None:
+        return 1, -p.after.rating, 0, p.player
+    if p.after is None:
+        return 2, -p.before.rating, 0, p.player
+    return 0, -abs(p.delta), -abs(p.after.rank - p.before.rank), p.player
+
+
+def _sides(rated: RatedLeague) -> dict[str, Side]:
+    config = rated.league.config
+    integer = config.system.integer_ratings
+    out = {}
+    for r in rated.standings:
+        s = r.standing
+        tier = config.tier_of(s.rating)
+        value = int(s.rating) if integer else round(s.rating, 6) + 0.0
+        out[s.player] = Side(value, r.rank, tier.name if tier else None, s.games)
+    return out
+
+
+def _match_fields(a: Match, b: Match, keys: frozenset[str]) -> tuple[str, ...]:
+    fields = []
+    if a.played != b.played:
+        fields.append("played")
+    if a.players != b.players:
+        fields.append("players")
+    entries_b = dict(zip(b.players, b.entries))
+    changed = set()
+    for name, ea in zip(a.players, a.entries):
+        eb = entries_b.get(name)
+        if eb is not None:
+            changed.update(k for k in ea.keys() | eb.keys() if ea.get(k, _MISSING) != eb.get(k, _MISSING))
+    fields.extend(f"players.{k}" for k in sorted(changed))
+    # Only the keys a curator writes (arena's derived team sizes follow from players.team).
+    for key in sorted(keys & (a.extra.keys() | b.extra.keys())):
+        if a.extra.get(key, _MISSING) != b.extra.get(key, _MISSING):
+            fields.append(key)
+    if a.notes != b.notes:
+        fields.append("notes")
+    if a.file != b.file:
+        fields.append("file")
+    return tuple(fields)
+
+
+def _settings(a: LeagueConfig, b: LeagueConfig) -> tuple[str, ...]:
+    out = []
+    if a.name != b.name:
+        out.append("name")
+    if a.system_name != b.system_name:
+        out.append("system")
+    for key in sorted(a.params.keys() | b.params.keys()):
+        if a.params.get(key, _MISSING) != b.params.get(key, _MISSING):
+            out.append(f"params.{key}")
+    if [(t.min_rating, t.name) for t in a.tiers] != [(t.min_rating, t.name) for t in b.tiers]:
+        out.append("tiers")
+    if a.description != b.description:
+        out.append("description")
+    return tuple(out)
+
+
+# --- wording shared by text and Markdown ------------------------------------------------
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {'matches' if noun == 'match' else noun + 's'}"
+
+
+def _counted(kind: str, counts: Mapping[str, int]) -> str:
+    """{"added": 3, "changed": 1} of matches -> "3 matches added, 1 changed" ('' if all 0)."""
+    noun = {"leagues": "league", "matches": "match", "players": "player"}[kind]
+    parts = [(n, change) for change, n in counts.items() if n]
+    if not parts:
+        return ""
+    (n, first), rest = parts[0], parts[1:]
+    return ", ".join([f"{_plural(n, noun)} {first}"] + [f"{m} {c}" for m, c in rest])
+
+
+def summary(totals: Mapping[str, Mapping[str, int]]) -> str:
+    return "; ".join(p for p in (_counted(k, totals[k]) for k in totals) if p)
+
+
+def _when(dt: datetime) -> str:
+    return f"{dt:%Y-%m-%d %H:%M}" + (f":{dt:%S}" if dt.second else "")
+
+
+def _rating(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    return str(value) if isinstance(value, int) else f"{value:.2f}"
+
+
+def _delta(d: float | int | None) -> str:
+    if d is None:
+        return ""
+    if d == 0:
+        return "0"
+    if isinstance(d, int):
+        return f"{d:+d}"
+    text = f"{d:+.2f}"
+    if float(text) == 0:             # a ripple far down the history: show it, not "+0.00"
+        text = f"{d:+.6f}".rstrip("0")
+    return text
+
+
+def _pair(a: Any, b: Any, arrow: str, missing: str = "-") -> str:
+    """"a -> b", or a alone when both are the same."""
+    a = missing if a is None else str(a)
+    b = missing if b is None else str(b)
+    return a if a == b else f"{a} {arrow} {b}"
+
+
+def _match_detail(m: MatchDiff, arrow: str) -> tuple[str, str, str]:
+    """(what changed, played, file) of a match."""
+    what = m.change if m.change != "changed" else "changed: " + ", ".join(m.fields)
+    a, b = m.before or m.after, m.after or m.before      # an added or removed match: its one side
+    return what, _pair(_when(a.played), _when(b.played), arrow), _pair(a.file, b.file, arrow)
+
+
+NOTHING = "the same matches and the same ratings in every league."
+
+
+def _title(diff: Diff) -> tuple[str, str]:
+    return diff.before.label, diff.after.label
+
+
+# --- text --------------------------------------------------------------------------------
+
+# Control characters and bidirectional overrides could rewrite a terminal line.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">"}
+
+
+def plain(text: str) -> str:
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _width(text: str) -> int:
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def _columns(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = []
+        for i, (cell, w) in enumerate(zip(r, widths)):
+            pad = " " * (w - _width(cell))
+            cells.append(pad + cell if i in right else cell + pad)
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def text(diff: Diff) -> str:
+    """For a terminal. Every line starts with fixed text or a change mark (+ - ~ >), never
+    with a name, so no name can pose as another line (or as a CI workflow command)."""
+    a, b = _title(diff)
+    if not diff.leagues:
+        return f"No changes from {plain(a)} to {plain(b)}: {NOTHING}\n"
+    lines = [f"Ratings at {plain(a)} -> {plain(b)}"]
+    lines.append(f"Total: {summary(diff.totals())}.")
+    for lg in diff.leagues:
+        config = lg.config
+        head = f"== {lg.slug}: {plain(config.name)} ({config.system_name})"
+        if lg.change in ("added", "removed"):
+            head += f", league {lg.change}"
+        lines += ["", head]
+        if lg.settings:
+            lines.append(f"league.toml changed: {', '.join(lg.settings)}")
+        counts = lg.counts()
+        if lg.matches:
+            lines.append(_counted("matches", counts["matches"]))
+            rows = []
+            for m in lg.matches:
+                what, played, file = _match_detail(m, "->")
+                rows.append([MARK[m.change], plain(m.id), plain(what), played, plain(file)])
+            lines += ["  " + r for r in _columns(rows)]
+        if lg.players:
+            lines.append(_counted("players", counts["players"]))
+            befores = [_rating(p.before and p.before.rating) for p in lg.players]
+            wide = max(_width(b) for b in befores)
+            rows = [["", "player", "rating", "delta", "rank", "tier" if lg.has_tiers else ""]]
+            for p, before in zip(lg.players, befores):
+                a, b = p.before, p.after
+                rows.append([
+                    MARK[p.change], plain(p.player),
+                    " " * (wide - _width(before)) + f"{before} -> {_rating(b and b.rating)}", _delta(p.delta),
+                    _pair(a and a.rank, b and b.rank, "->"),
+                    plain(_pair(a and a.tier, b and b.tier, "->")) if lg.has_tiers else "",
+                ])
+            lines += ["  " + r for r in _columns(rows, right={3})]
+        elif lg.matches:
+            lines.append("no player's rating, rank or tier changed")
+    return "\n".join(lines) + "\n"
+
+
+# --- Markdown ------------------------------------------------------------------------------
+
+# GitHub renders a job summary's Markdown, HTML included: every character that could start
+# markup in running text or a table cell (a link or image needs '[', a heading's closing
+# sequence '#', math '$') is written as a character reference, shown literally by both.
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~&$]")
+MD_LIMIT = 1_000_000        # GitHub refuses a step summary above 1 MiB (1,048,576 bytes)
+MD_RESERVE = 20_000         # for headings and notes written after the rows stop
+SHOWN = 15                  # a longer table shows its first FOLD rows, the rest folded
+FOLD = 10
+
+
+def md(text: str) -> str:
+    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", plain(text))
+
+
+class _Budget:
+    """Bytes left for rows; what did not fit is counted, for the note at the end."""
+
+    def __init__(self, limit: int):
+        self.left = limit - MD_RESERVE
+        self.omitted = 0
+
+    def take(self, line: str) -> bool:
+        size = len(line.encode("utf-8")) + 1
+        if self.omitted or size > self.left:
+            self.omitted += 1
+            return False
+        self.left -= size
+        return True
+
+
+def _md_table(header: list[str], rows: list[list[str]], noun: str, budget: _Budget) -> list[str]:
+    def table(part: list[list[str]]) -> list[str]:
+        head = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        body = [line for line in ("| " + " | ".join(r) + " |" for r in part) if budget.take(line)]
+        return head + body if body else []
+
+    before = budget.omitted
+    if len(rows) <= SHOWN:
+        out = table(rows)
+    else:
+        out = table(rows[:FOLD])
+        rest = table(rows[FOLD:])
+        if rest:
+            out += ["", f"<details><summary>{len(rows) - FOLD} more {noun}</summary>", ""] + rest + ["",
+                                                                                                  "</details>"]
+    left = budget.omitted - before
+    if left:
+        out += ["", f"*{left} of {len(rows)} {noun} left out to keep this summary under 1 MiB.*"]
+    return out
+
+
+def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
+    """For a GitHub Actions job summary (or a pull request comment)."""
+    a, b = _title(diff)
+    if not diff.leagues:
+        return f"No changes from {md(a)} to {md(b)}: {NOTHING}\n"
+    lines = [f"## Ratings: {md(a)} → {md(b)}", ""]
+    lines.append(f"**Total:** {md(summary(diff.totals()))}.")
+    budget = _Budget(limit)
+    for lg in diff.leagues:
+        config = lg.config
+        head = f"### {md(config.name)} (`{lg.slug}`, {config.system_name})"
+        if lg.change in ("added", "removed"):
+            head += f": league {lg.change}"
+        lines += ["", head, ""]
+        counts = lg.counts()
+        facts = []
+        if lg.settings:
+            facts.append(f"**league.toml** changed: {md(', '.join(lg.settings))}")
+        if lg.matches:
+            facts.append(f"**Matches:** {_counted('matches', counts['matches'])}")
+        facts.append(f"**Players:** {_counted('players', counts['players'])}" if lg.players
+                     else "**Players:** no rating, rank or tier changed")
+        lines.append(" · ".join(facts))
+        if lg.matches:
+            rows = []
+            for m in lg.matches:
+                what, played, file = _match_detail(m, "→")
+                rows.append([md(m.id), md(what), played, md(file)])
+            lines.append("")
+            lines += _md_table(["Match", "Change", "Played", "File"], rows, "matches", budget)
+        if lg.players:
+            header = ["Player", "Rating", "Δ", "Rank"] + (["Tier"] if lg.has_tiers else [])
+            rows = []
+            for p in lg.players:
+                before, after = p.before, p.after
+                rating = f"{_rating(before and before.rating)} → {_rating(after and after.rating)}"
+                rows.append([md(p.player) + ("" if p.change == "changed" else f" ({p.change})"),
+                             rating, _delta(p.delta),
+                             _pair(before and before.rank, after and after.rank, "→")]
+                            + ([md(_pair(before and before.tier, after and after.tier, "→"))]
+                               if lg.has_tiers else []))
+            lines.append("")
+            lines += _md_table(header, rows, "players", budget)
+    if budget.omitted:
+        lines += ["", f"**{budget.omitted} rows left out:** a job summary holds at most 1 MiB. "
+                      "`sitegen diff --format csv` lists every change."]
+    return "\n".join(lines) + "\n"
+
+
+# --- CSV and JSON --------------------------------------------------------------------------
+
+CSV_HEADER = ("league", "kind", "key", "change", "fields", "file_before", "file_after", "played_before",
+              "played_after", "rating_before", "rating_after", "delta", "rank_before", "rank_after",
+              "tier_before", "tier_after", "games_before", "games_after")
+
+
+def _number(value: float | int | None) -> str:
+    return "" if value is None else str(value) if isinstance(value, int) else fmt_float(value)
+
+
+def _json_number(value: float | int | None) -> float | int | None:
+    return value if value is None or isinstance(value, int) else round(value, 6) + 0.0
+
+
+def _match_record(m: MatchDiff) -> dict[str, Any]:
+    a, b = m.before, m.after
+    return {
+        "id": m.id, "change": m.change, "fields": list(m.fields),
+        "file_before": a.file if a else None, "file_after": b.file if b else None,
+        "played_before": iso(a.played) if a else None, "played_after": iso(b.played) if b else None,
+    }
+
+
+def _player_record(p: PlayerDiff) -> dict[str, Any]:
+    a, b = p.before, p.after
+    return {
+        "player": p.player, "change": p.change,
+        "rating_before": _json_number(a and a.rating), "rating_after": _json_number(b and b.rating),
+        "delta": _json_number(p.delta),
+        "rank_before": a and a.rank, "rank_after": b and b.rank,
+        "tier_before": a and a.tier, "tier_after": b and b.tier,
+        "games_before": a and a.games, "games_after": b and b.games,
+    }
+
+
+def to_csv(diff: Diff) -> str:
+    """One row per league whose league.toml changed, per match and per player: CSV_HEADER."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    blank = dict.fromkeys(CSV_HEADER, "")
+    for lg in diff.leagues:
+        if lg.change:
+            writer.writerow({**blank, "league": lg.slug, "kind": "league", "key": lg.slug,
+                             "change": lg.change, "fields": ";".join(lg.settings)}.values())
+        for m in lg.matches:
+            r = _match_record(m)
+            writer.writerow({**blank, "league": lg.slug, "kind": "match", "key": m.id, "change": m.change,
+                             "fields": ";".join(m.fields),
+                             **{k: r[k] or "" for k in ("file_before", "file_after", "played_before",
+                                                        "played_after")}}.values())
+        for p in lg.players:
+            a, b = p.before, p.after
+            writer.writerow({
+                **blank, "league": lg.slug, "kind": "player", "key": p.player, "change": p.change,
+                "rating_before": _number(a and a.rating), "rating_after": _number(b and b.rating),
+                "delta": _number(p.delta),
+                "rank_before": a.rank if a else "", "rank_after": b.rank if b else "",
+                "tier_before": (a.tier or "") if a else "", "tier_after": (b.tier or "") if b else "",
+                "games_before": a.games if a else "", "games_after": b.games if b else "",
+            }.values())
+    return buf.getvalue()
+
+
+def _revision_record(r: Revision) -> dict[str, Any]:
+    return {"revision": r.name, "commit": r.commit, "label": r.label}
+
+
+def to_json(diff: Diff) -> str:
+    """One object: the two revisions, the totals and one object per league (keys in a fixed order)."""
+    leagues = []
+    for lg in diff.leagues:
+        a, b = lg.before, lg.after
+        leagues.append({
+            "league": lg.slug, "name": lg.config.name, "system": lg.config.system_name,
+            "change": lg.change, "settings": list(lg.settings),
+            "name_before": a.name if a else None, "name_after": b.name if b else None,
+            "system_before": a.system_name if a else None, "system_after": b.system_name if b else None,
+            "counts": lg.counts(),
+            "matches": [_match_record(m) for m in lg.matches],
+            "players": [_player_record(p) for p in lg.players],
+        })
+    doc = {"before": _revision_record(diff.before), "after": _revision_record(diff.after),
+           "totals": diff.totals(), "leagues": leagues}
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+FORMATS = {"text": text, "markdown": markdown, "csv": to_csv, "json": to_json}
+
+
+def render(diff: Diff, fmt: str) -> str:
+    return FORMATS[fmt](diff)

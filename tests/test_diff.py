@@ -1,0 +1,516 @@
+"""`sitegen diff REV_A [REV_B]`: the ratings at two revisions of a site repository, compared.
+
+The elo leagues use k = 32 for both players (k_of = "each") and start at 1500, so
+every number is checked by hand: a win between equals is worth exactly 16 points.
+Where the arithmetic is not by hand (glicko2), the diff is checked against the
+standings of two builds.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import markdown as python_markdown
+import pytest
+
+from gitrepo import commit_all, git, init_repo
+from helpers import elo_match, league_data, league_toml, looks_like_traceback, rows_of, run_cli, write_files
+from sitegen.cli import main
+from sitegen.diff import CSV_HEADER, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render
+from sitegen.revision import WORKING_TREE, Revision
+
+ELO = league_toml("elo", name="Duel", params='k = 32\nk_of = "each"',
+                  extra='tiers = [[0, "Bronze"], [1510, "Silver"]]\n')
+
+
+def commit(repo: Path, files: dict[str, str | None], n: int, root: str = "") -> str:
+    """Write (None: delete) files under repo/root and commit them as the n-th commit (fixed dates)."""
+    base = repo / root if root else repo
+    for rel, text in files.items():
+        if text is None:
+            (base / rel).unlink()
+    write_files(base, {k: v for k, v in files.items() if v is not None})
+    return commit_all(repo, f"commit {n}", when=f"2026-01-{n:02d}T12:00:00+00:00")
+
+
+def diff_csv(root: Path, a: str, b: str | None = None) -> list[dict[str, str]]:
+    text = render(diff_revisions(root, a, b), "csv")
+    assert text.splitlines()[0] == ",".join(CSV_HEADER)
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def players_of(rows: list[dict[str, str]], league: str = "duel") -> list[tuple]:
+    return [(r["key"], r["change"], r["rating_before"], r["rating_after"], r["delta"], r["rank_before"],
+             r["rank_after"], r["tier_before"], r["tier_after"])
+            for r in rows if r["kind"] == "player" and r["league"] == league]
+
+
+def matches_of(rows: list[dict[str, str]], league: str = "duel") -> list[tuple]:
+    return [(r["key"], r["change"], r["fields"]) for r in rows if r["kind"] == "match" and r["league"] == league]
+
+
+@pytest.fixture
+def two_commits(tmp_path):
+    """Commit 1: a beats b, c beats d (a, c 1516; b, d 1484). Commit 2 adds a beats c."""
+    repo = init_repo(tmp_path / "repo")
+    m1 = elo_match("2024-01-01", "a", 1, "b", 0, id="m1")
+    m2 = elo_match("2024-01-02", "c", 1, "d", 0, id="m2")
+    first = commit(repo, {"matches/duel/league.toml": ELO, "matches/duel/2024.toml": m1 + m2}, 1)
+    second = commit(repo, {"matches/duel/2024.toml": m1 + m2 + elo_match("2024-01-03", "a", 1, "c", 0, id="m3")},
+                    2)
+    return repo, first, second
+
+
+# --- a match added, in all four formats ------------------------------------------------------
+
+def test_added_match_csv_by_hand_and_against_two_builds(two_commits, tmp_path):
+    repo, first, _ = two_commits
+    rows = diff_csv(repo, "HEAD~1")
+    assert matches_of(rows) == [("m3", "added", "")]
+    m3 = next(r for r in rows if r["key"] == "m3")
+    assert (m3["file_before"], m3["file_after"], m3["played_before"], m3["played_after"]) == \
+        ("", "matches/duel/2024.toml", "", "2024-01-03T00:00:00Z")
+    # a and c were level at 1516 (rank 1, Silver): a beats c, 16 points each way. b and d do not move.
+    # c drops a place and a tier; the same rank 1 for a, listed for the rating.
+    assert players_of(rows) == [
+        ("c", "changed", "1516.000000", "1500.000000", "-16.000000", "1", "2", "Silver", "Bronze"),
+        ("a", "changed", "1516.000000", "1532.000000", "16.000000", "1", "1", "Silver", "Silver"),
+    ]
+    assert [(r["games_before"], r["games_after"]) for r in rows if r["kind"] == "player"] == [("1", "2")] * 2
+
+    # The same numbers as standings.csv of a build of each commit.
+    before = {r["player"]: r for r in rows_of(league_data(export_commit(repo, first, tmp_path / "b1"), "duel"),
+                                                "standings")}
+    after = {r["player"]: r for r in rows_of(league_data(repo, "duel"), "standings")}
+    for r in rows:
+        if r["kind"] == "player":
+            name = r["key"]
+            assert (r["rating_before"], r["rank_before"]) == (before[name]["rating"], before[name]["rank"])
+            assert (r["rating_after"], r["rank_after"]) == (after[name]["rating"], after[name]["rank"])
+    unchanged = {n for n in after if before[n]["rating"] == after[n]["rating"] and before[n]["rank"] == after[n]["rank"]}
+    assert unchanged == {"b", "d"}
+
+
+def export_commit(repo: Path, commit_sha: str, dest: Path) -> Path:
+    """The commit's files as a plain folder, for an independent build."""
+    dest.mkdir(parents=True)
+    git(repo, "--work-tree", str(dest), "checkout", commit_sha, "--", ".")
+    git(repo, "reset", "-q")           # the throw-away repository's index only
+    return dest
+
+
+def test_added_match_json(two_commits):
+    repo, first, second = two_commits
+    doc = json.loads(render(diff_revisions(repo, "HEAD~1", "HEAD"), "json"))
+    assert list(doc) == ["before", "after", "totals", "leagues"]
+    assert doc["before"] == {"revision": "HEAD~1", "commit": first, "label": f"HEAD~1 ({first[:7]})"}
+    assert doc["after"] == {"revision": "HEAD", "commit": second, "label": f"HEAD ({second[:7]})"}
+    assert doc["totals"] == {"leagues": {"added": 0, "removed": 0, "changed": 0},
+                             "matches": {"added": 1, "removed": 0, "changed": 0, "moved": 0},
+                             "players": {"changed": 2, "added": 0, "removed": 0}}
+    [league] = doc["leagues"]
+    assert list(league) == ["league", "name", "system", "change", "settings", "name_before", "name_after",
+                            "system_before", "system_after", "counts", "matches", "players"]
+    assert (league["league"], league["name"], league["system"], league["change"]) == ("duel", "Duel", "elo", None)
+    assert league["matches"] == [{"id": "m3", "change": "added", "fields": [], "file_before": None,
+                                  "file_after": "matches/duel/2024.toml", "played_before": None,
+                                  "played_after": "2024-01-03T00:00:00Z"}]
+    assert league["players"] == [
+        {"player": "c", "change": "changed", "rating_before": 1516.0, "rating_after": 1500.0, "delta": -16.0,
+         "rank_before": 1, "rank_after": 2, "tier_before": "Silver", "tier_after": "Bronze",
+         "games_before": 1, "games_after": 2},
+        {"player": "a", "change": "changed", "rating_before": 1516.0, "rating_after": 1532.0, "delta": 16.0,
+         "rank_before": 1, "rank_after": 1, "tier_before": "Silver", "tier_after": "Silver",
+         "games_before": 1, "games_after": 2},
+    ]
+
+
+def test_added_match_text_and_markdown(two_commits):
+    repo, first, second = two_commits
+    diff = diff_revisions(repo, "HEAD~1")
+    out = render(diff, "text")
+    lines = out.splitlines()
+    assert lines[0] == f"Ratings at HEAD~1 ({first[:7]}) -> the working tree"
+    assert lines[1] == "Total: 1 match added; 2 players changed."
+    assert "== duel: Duel (elo)" in lines
+    assert re.search(r"^  \+  m3 +added +2024-01-03 00:00 +matches/duel/2024\.toml$", out, re.M)
+    assert re.search(r"^  ~  c +1516\.00 -> 1500\.00 +-16\.00 +1 -> 2 +Silver -> Bronze$", out, re.M)
+    assert re.search(r"^  ~  a +1516\.00 -> 1532\.00 +\+16\.00 +1 +Silver$", out, re.M)
+    assert not re.search(r"^  ~  [bd] ", out, re.M)
+
+    md = render(diff, "markdown")
+    assert md.startswith(f"## Ratings: HEAD&#126;1 ({first[:7]}) → the working tree\n")
+    assert "**Total:** 1 match added; 2 players changed." in md
+    assert "### Duel (`duel`, elo)" in md
+    assert "| m3 | added | 2024-01-03 00:00 | matches/duel/2024.toml |" in md
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    assert "| c | 1516.00 → 1500.00 | -16.00 | 1 → 2 | Silver → Bronze |" in rows
+    assert "| a | 1516.00 → 1532.00 | +16.00 | 1 | Silver |" in rows
+    assert len(rows) == 2 + 1 + 2          # two header rows, one match, two players
+    # A GitHub job summary renders it: two tables, every cell as written.
+    html = python_markdown.markdown(md, extensions=["tables"])
+    assert html.count("<table>") == 2 and "<td>1516.00 → 1500.00</td>" in html
+
+
+def test_cli_formats_and_exit_code(two_commits):
+    repo, _, _ = two_commits
+    result = run_cli("diff", "HEAD~1", "HEAD", "--root", str(repo), "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout, newline="")))
+    assert [(r["kind"], r["key"], r["delta"]) for r in rows] == [("match", "m3", ""), ("player", "c", "-16.000000"),
+                                                                  ("player", "a", "16.000000")]
+    assert result.stderr == ""
+
+
+# --- editing history: the ripple ------------------------------------------------------------------
+
+def test_editing_an_old_match_ripples_through_later_matches(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    m = [elo_match("2024-01-01", "a", 1, "b", 0, id="m1"),   # a 1516, b 1484
+         elo_match("2024-01-02", "a", 1, "c", 0, id="m2"),   # c meets a: depends on m1
+         elo_match("2024-01-03", "d", 1, "e", 0, id="m3")]   # d, e: never meet a, b or c
+    commit(repo, {"matches/duel/league.toml": ELO, "matches/duel/old.toml": m[0],
+                  "matches/duel/new.toml": m[1] + m[2]}, 1)
+    # The old result is corrected: b won m1.
+    commit(repo, {"matches/duel/old.toml": elo_match("2024-01-01", "a", 0, "b", 1, id="m1")}, 2)
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    assert matches_of(rows) == [("m1", "changed", "players.score")]
+    by_name = {r["key"]: r for r in rows if r["kind"] == "player"}
+    # Before: a 1516 beats c 1500: E = 1/(1+10^(-16/400)) = 0.523010, a +32 * 0.476990 = +15.263693.
+    # After: a 1484 beats c 1500: E = 0.476990, a +32 * 0.523010 = +16.736307 (c loses as much).
+    assert players_of(rows) == [
+        ("b", "changed", "1484.000000", "1516.000000", "32.000000", "4", "1", "Bronze", "Silver"),
+        ("a", "changed", "1531.263693", "1500.736307", "-30.527386", "1", "3", "Silver", "Bronze"),
+        ("c", "changed", "1484.736307", "1483.263693", "-1.472614", "3", "5", "Bronze", "Bronze"),
+        # d did not play m1 or m2 and keeps 1516; b joins d at the top: rank 2 -> 1.
+        ("d", "changed", "1516.000000", "1516.000000", "0.000000", "2", "1", "Silver", "Silver"),
+    ]
+    # e (1484 throughout, rank 4 before and after) is not listed.
+    assert "e" not in {r["key"] for r in rows}
+
+
+def test_removing_a_match(two_commits):
+    repo, _, _ = two_commits
+    m1 = elo_match("2024-01-01", "a", 1, "b", 0, id="m1")
+    commit(repo, {"matches/duel/2024.toml": m1 + elo_match("2024-01-03", "a", 1, "c", 0, id="m3")}, 3)
+    rows = diff_csv(repo, "HEAD~1")
+    assert matches_of(rows) == [("m2", "removed", "")]
+    m2 = next(r for r in rows if r["key"] == "m2")
+    assert (m2["file_before"], m2["file_after"], m2["played_before"]) == ("matches/duel/2024.toml", "",
+                                                                          "2024-01-02T00:00:00Z")
+    # Without m2, d is gone and c meets a as a newcomer at 1500: a +15.263693, c -15.263693.
+    # b keeps 1484 and rank 3: not listed.
+    assert players_of(rows) == [
+        ("c", "changed", "1500.000000", "1484.736307", "-15.263693", "2", "2", "Bronze", "Bronze"),
+        ("a", "changed", "1532.000000", "1531.263693", "-0.736307", "1", "1", "Silver", "Silver"),
+        ("d", "removed", "1484.000000", "", "", "3", "", "Bronze", ""),
+    ]
+
+
+def test_rank_only_changes_of_players_not_in_the_change(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    m = elo_match("2024-01-01", "a", 1, "b", 0, id="m1") + elo_match("2024-01-02", "c", 0.5, "d", 0.5, id="m2")
+    commit(repo, {"matches/duel/league.toml": ELO, "matches/duel/2024.toml": m}, 1)
+    # Newcomers e and f: e ties a at the top, and c, d, b each drop a place without playing.
+    commit(repo, {"matches/duel/more.toml": elo_match("2024-01-03", "e", 1, "f", 0, id="m3")}, 2)
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    assert players_of(rows) == [
+        ("b", "changed", "1484.000000", "1484.000000", "0.000000", "4", "5", "Bronze", "Bronze"),
+        ("c", "changed", "1500.000000", "1500.000000", "0.000000", "2", "3", "Bronze", "Bronze"),
+        ("d", "changed", "1500.000000", "1500.000000", "0.000000", "2", "3", "Bronze", "Bronze"),
+        ("e", "added", "", "1516.000000", "", "", "1", "", "Silver"),
+        ("f", "added", "", "1484.000000", "", "", "5", "", "Bronze"),
+    ]
+    out = render(diff_revisions(repo, "HEAD~1", "HEAD"), "text")
+    assert re.search(r"^  ~  b +1484\.00 -> 1484\.00 +0 +4 -> 5 +Bronze$", out, re.M)
+    assert re.search(r"^  \+  e +- -> 1516\.00 +- -> 1 +- -> Silver$", out, re.M)
+
+
+def test_tier_change_from_league_toml_alone(two_commits):
+    repo, _, _ = two_commits
+    # After commit 2: a 1532, c 1500, b and d 1484. Silver now starts at 1490.
+    commit(repo, {"matches/duel/league.toml": ELO.replace("1510", "1490")}, 3)
+    rows = diff_csv(repo, "HEAD~1")
+    assert [(r["kind"], r["key"], r["change"], r["fields"]) for r in rows if r["kind"] == "league"] == \
+        [("league", "duel", "changed", "tiers")]
+    assert matches_of(rows) == []
+    assert players_of(rows) == [
+        ("c", "changed", "1500.000000", "1500.000000", "0.000000", "2", "2", "Bronze", "Silver")]
+
+
+# --- other systems ---------------------------------------------------------------------------------
+
+def arena_game(played: str, id: str, winner: str, loser: str) -> str:
+    """A free-for-all to 25 where nobody scored: raw 0, so a game rating of exactly 1000 for
+    the winner and 0.96 * 1000 = 960 for the loser."""
+    return (f'[[match]]\nid = "{id}"\nplayed = {played}\nscore_to_win = 25\nteams = [\n'
+            f'  {{ won = true, players = [{{ name = "{winner}", kills = 0, deaths = 0 }}] }},\n'
+            f'  {{ won = false, players = [{{ name = "{loser}", kills = 0, deaths = 0 }}] }},\n]\n\n')
+
+
+def glicko_match(played: str, id: str, a: str, sa: int, b: str, sb: int) -> str:
+    return (f'[[match]]\nid = "{id}"\nplayed = {played}\n'
+            f'players = [{{ name = "{a}", score = {sa} }}, {{ name = "{b}", score = {sb} }}]\n\n')
+
+
+def test_arena_and_glicko2_leagues(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    glicko = league_toml("glicko2", name="Worlds", params='period = "match"')
+    g1 = glicko_match("2024-01-01", "g1", "north", 300, "south", 100)
+    commit(repo, {"matches/halo/league.toml": league_toml("arena", name="Halo"),
+                  "matches/halo/games.toml": arena_game("2024-01-01", "h1", "x", "y"),
+                  "matches/worlds/league.toml": glicko, "matches/worlds/w.toml": g1}, 1)
+    before = {r["player"]: r for r in rows_of(league_data(repo, "worlds"), "standings")}
+    commit(repo, {"matches/halo/games.toml": arena_game("2024-01-01", "h1", "x", "y")
+                  + arena_game("2024-01-02", "h2", "y", "x"),
+                  "matches/worlds/w.toml": g1 + glicko_match("2024-01-02", "g2", "south", 250, "west", 50)}, 2)
+    after = {r["player"]: r for r in rows_of(league_data(repo, "worlds"), "standings")}
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    assert [r["league"] for r in rows] == ["halo"] * 3 + ["worlds"] * 3
+    # Arena: x 1000 then 960, y 960 then 1000: both average 980 and share rank 1.
+    assert matches_of(rows, "halo") == [("h2", "added", "")]
+    assert players_of(rows, "halo") == [
+        ("y", "changed", "960.000000", "980.000000", "20.000000", "2", "1", "", ""),
+        ("x", "changed", "1000.000000", "980.000000", "-20.000000", "1", "1", "", ""),
+    ]
+    # Glicko-2: every number as the two builds' standings.csv have it.
+    worlds = {r["key"]: r for r in rows if r["league"] == "worlds" and r["kind"] == "player"}
+    # north sits out g2: its rating and rank stay (only its RD grows), so it is not listed.
+    assert set(worlds) == {"south", "west"}
+    assert (before["north"]["rating"], before["north"]["rank"]) == (after["north"]["rating"], after["north"]["rank"])
+    for name, r in worlds.items():
+        assert r["rating_after"] == after[name]["rating"] and r["rank_after"] == after[name]["rank"]
+        if name in before:
+            assert r["rating_before"] == before[name]["rating"]
+            assert float(r["delta"]) == pytest.approx(float(after[name]["rating"]) - float(before[name]["rating"]),
+                                                      abs=2e-6)
+    assert worlds["west"]["change"] == "added" and float(worlds["south"]["delta"]) > 0
+
+
+def test_lunaro_ratings_are_whole_numbers(tmp_path):
+    from helpers import lunaro_match
+
+    repo = init_repo(tmp_path / "repo")
+    league = league_toml("lunaro", name="Lunaro")
+    m1 = lunaro_match("2024-01-01", "p", 10, 0, "q", 10, 0, host=0)
+    commit(repo, {"matches/lun/league.toml": league, "matches/lun/m.toml": m1}, 1)
+    # p wins 20-0 at equal ability: S = 1, E = 0.5, K = 50: +25 and -25.
+    commit(repo, {"matches/lun/m.toml": m1 + lunaro_match("2024-01-02", "p", 20, 0, "q", 0, 0, host=0)}, 2)
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    # The same 25 points each way; q also loses a place, so q comes first.
+    assert players_of(rows, "lun") == [("q", "changed", "1500", "1475", "-25", "1", "2", "", ""),
+                                       ("p", "changed", "1500", "1525", "25", "1", "1", "", "")]
+    doc = json.loads(render(diff_revisions(repo, "HEAD~1", "HEAD"), "json"))
+    assert doc["leagues"][0]["players"][1]["rating_after"] == 1525
+    assert isinstance(doc["leagues"][0]["players"][1]["delta"], int)
+    assert re.search(r"^  ~  p +1500 -> 1525 +\+25  1$", render(diff_revisions(repo, "HEAD~1", "HEAD"), "text"), re.M)
+
+
+# --- which files: working tree, explicit revisions, a subfolder ---------------------------------------
+
+def test_working_tree_holds_uncommitted_and_untracked_files(two_commits):
+    repo, first, second = two_commits
+    m1 = elo_match("2024-01-01", "a", 1, "b", 0, id="m1")
+    m2 = elo_match("2024-01-02", "c", 1, "d", 0, id="m2")
+    # Uncommitted: m3 becomes a draw. Untracked: a new file with m4.
+    write_files(repo, {"matches/duel/2024.toml": m1 + m2 + elo_match("2024-01-03", "a", 0.5, "c", 0.5, id="m3"),
+                       "matches/duel/extra.toml": elo_match("2024-01-04", "b", 1, "d", 0, id="m4")})
+    assert matches_of(diff_csv(repo, first, second)) == [("m3", "added", "")]
+    assert matches_of(diff_csv(repo, "HEAD")) == [("m3", "changed", "players.score"), ("m4", "added", "")]
+    assert matches_of(diff_csv(repo, first)) == [("m3", "added", ""), ("m4", "added", "")]
+    # Committed HEAD against the files on disk: the draw undoes a's win over c.
+    players = {p[0]: p for p in players_of(diff_csv(repo, "HEAD"))}
+    assert players["a"][2:5] == ("1532.000000", "1516.000000", "-16.000000")
+    assert players["c"][2:5] == ("1500.000000", "1516.000000", "16.000000")
+    # m4: b and d both 1484: b +16, d -16.
+    assert players["b"][2:5] == ("1484.000000", "1500.000000", "16.000000")
+    assert players["d"][2:5] == ("1484.000000", "1468.000000", "-16.000000")
+
+
+def test_site_root_in_a_subfolder_of_the_repository(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"README.md": "not a site\n", "matches/ignored.toml": "this is not read\n"})
+    commit(repo, {"matches/duel/league.toml": ELO,
+                  "matches/duel/a.toml": elo_match("2024-01-01", "a", 1, "b", 0, id="m1")}, 1, root="site")
+    commit(repo, {"matches/duel/a.toml": elo_match("2024-01-01", "a", 0, "b", 1, id="m1")}, 2, root="site")
+    rows = diff_csv(repo / "site", "HEAD~1")
+    assert matches_of(rows) == [("m1", "changed", "players.score")]
+    assert next(r for r in rows if r["key"] == "m1")["file_after"] == "matches/duel/a.toml"
+    assert players_of(rows)[0][:5] == ("a", "changed", "1516.000000", "1484.000000", "-32.000000")
+
+
+def test_a_revision_without_matches_is_an_empty_site_and_leagues_are_added(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    commit(repo, {"README.md": "nothing yet\n"}, 1)
+    commit(repo, {"matches/duel/league.toml": ELO,
+                  "matches/duel/a.toml": elo_match("2024-01-01", "a", 1, "b", 0, id="m1")}, 2)
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    assert [(r["kind"], r["key"], r["change"]) for r in rows] == [
+        ("league", "duel", "added"), ("match", "m1", "added"), ("player", "a", "added"), ("player", "b", "added")]
+    assert rows[2]["rating_after"] == "1516.000000" and rows[3]["rating_after"] == "1484.000000"
+    # And back: the league is removed, with every match and player.
+    back = diff_csv(repo, "HEAD", "HEAD~1")
+    assert [(r["kind"], r["key"], r["change"]) for r in back] == [
+        ("league", "duel", "removed"), ("match", "m1", "removed"), ("player", "a", "removed"),
+        ("player", "b", "removed")]
+
+
+def test_moved_match_and_a_notes_edit_change_no_rating(two_commits):
+    repo, _, _ = two_commits
+    m1 = elo_match("2024-01-01", "a", 1, "b", 0, id="m1")
+    m2 = elo_match("2024-01-02", "c", 1, "d", 0, id="m2").replace("played", 'notes = "replayed"\nplayed')
+    commit(repo, {"matches/duel/2024.toml": m1 + m2,
+                  "matches/duel/january.toml": elo_match("2024-01-03", "a", 1, "c", 0, id="m3")}, 3)
+    rows = diff_csv(repo, "HEAD~1")
+    assert matches_of(rows) == [("m2", "changed", "notes"), ("m3", "moved", "file")]
+    m3 = next(r for r in rows if r["key"] == "m3")
+    assert (m3["file_before"], m3["file_after"]) == ("matches/duel/2024.toml", "matches/duel/january.toml")
+    assert players_of(rows) == []
+    out = render(diff_revisions(repo, "HEAD~1"), "text")
+    assert "\nno player's rating, rank or tier changed\n" in out
+    assert re.search(r"^  >  m3 +moved .*matches/duel/2024\.toml -> matches/duel/january\.toml$", out, re.M)
+
+
+# --- nothing changed ---------------------------------------------------------------------------------
+
+def test_no_change_in_every_format(two_commits):
+    repo, _, second = two_commits
+    diff = diff_revisions(repo, "HEAD")
+    assert render(diff, "text") == (f"No changes from HEAD ({second[:7]}) to the working tree: the same matches "
+                                    "and the same ratings in every league.\n")
+    assert render(diff, "markdown").count("\n") == 1 and render(diff, "markdown").startswith("No changes from HEAD")
+    assert render(diff, "csv") == ",".join(CSV_HEADER) + "\n"
+    doc = json.loads(render(diff, "json"))
+    assert doc["leagues"] == [] and doc["after"] == {"revision": None, "commit": None,
+                                                     "label": "the working tree"}
+    assert all(n == 0 for kind in doc["totals"].values() for n in kind.values())
+
+
+# --- errors ------------------------------------------------------------------------------------------
+
+def test_unknown_revision_is_a_usage_error(two_commits):
+    repo, _, _ = two_commits
+    result = run_cli("diff", "no-such-branch", "--root", str(repo))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [f"sitegen diff: unknown revision 'no-such-branch': no such commit in "
+                                          f"{repo.resolve()}"]
+    result = run_cli("diff", "HEAD", "HEAD~7", "--root", str(repo))
+    assert result.returncode == 2 and "unknown revision 'HEAD~7'" in result.stderr
+    assert not looks_like_traceback(result.stderr)
+
+
+def test_not_a_git_repository_and_no_git(tmp_path, monkeypatch, capsys):
+    site = write_files(tmp_path / "plain", {"matches/duel/league.toml": ELO})
+    result = run_cli("diff", "HEAD", "--root", str(site))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"sitegen diff: {site.resolve()} is not inside a git work tree; "
+                                          "sitegen diff compares revisions of the site's repository"]
+    # No git on PATH: said as such, not as a missing repository.
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert main(["diff", "HEAD", "--root", str(site)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["sitegen diff: git is not installed (or not on PATH); sitegen diff reads the "
+                                "site's git history"]
+
+
+def test_invalid_match_at_either_revision_exits_1_naming_the_revision(two_commits):
+    repo, _, second = two_commits
+    bad = '[[match]]\nid = "bad"\nplayed = 2024-02-01\nplayers = [{ name = "a", score = 2 }, { name = "b", score = 0 }]\n'
+    write_files(repo, {"matches/duel/bad.toml": bad})
+    result = run_cli("diff", "HEAD", "--root", str(repo))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert re.fullmatch(r"at the working tree: matches/duel/bad\.toml:4: match 'bad' \(#1\): players\[0\]\.score: .+",
+                        lines[0])
+    assert lines[1] == "sitegen: 1 problem found at the working tree; nothing compared."
+    assert not looks_like_traceback(result.stderr)
+    # Committed, the same problem is reported at that commit, with its short SHA.
+    third = commit(repo, {}, 3)
+    result = run_cli("diff", "HEAD~1", "HEAD", "--root", str(repo))
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].startswith(f"at HEAD ({third[:7]}): matches/duel/bad.toml:4: ")
+    assert second != third
+
+
+def test_symlink_out_of_matches_at_a_revision_is_not_followed(two_commits):
+    repo, _, _ = two_commits
+    write_files(repo, {"outside.toml": elo_match("2024-02-01", "a", 1, "b", 0, id="x")})
+    os.symlink("../../outside.toml", repo / "matches/duel/link.toml")
+    commit(repo, {}, 3)
+    with pytest.raises(InvalidRevisions) as info:
+        diff_revisions(repo, "HEAD~1", "HEAD")
+    [line] = info.value.lines()
+    assert line.startswith("at HEAD (") and ": matches/duel/link.toml: not read: " in line
+
+
+# --- Markdown: hostile names and the size cap ---------------------------------------------------------
+
+HOSTILE = "<img src=x onerror=alert(1)>|**x**"
+
+
+def test_markdown_shows_hostile_names_literally(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    league = league_toml("elo", name="<b>Duel</b> `rm` [x](y)", params='k = 32\nk_of = "each"',
+                         extra='tiers = [[0, "_Low_|"], [1510, "$High$ \\\\"]]\n')
+    commit(repo, {"matches/duel/league.toml": league,
+                  "matches/duel/a.toml": elo_match("2024-01-01", HOSTILE, 1, "b~~c~~", 0, id="m_1_")}, 1)
+    commit(repo, {"matches/duel/a.toml": elo_match("2024-01-01", HOSTILE, 1, "b~~c~~", 0, id="m_1_")
+                  + elo_match("2024-01-02", "\\u001b[31mred", 1, HOSTILE, 0, id="m2")}, 2)
+    diff = diff_revisions(repo, "HEAD~1", "HEAD")
+    md = render(diff, "markdown")
+    for raw in ("<img", "<b>", "**x**", "`rm`", "[x]", "~~", "$High$", "_Low_", "\u001b"):
+        assert raw not in md
+    rows = [line for line in md.splitlines() if line.startswith("| ")]
+    # Every table row has exactly its columns: no '|' of a name splits a cell.
+    assert all(row.count("|") == (5 if "Match" in row or row.startswith("| m") else 6) for row in rows), rows
+    html = python_markdown.markdown(md, extensions=["tables"])
+    assert "<img" not in html and "<b>" not in html and "<strong>x" not in html and "<del>" not in html
+    import html as html_module
+    text = html_module.unescape(re.sub(r"<[^>]+>", "", html))
+    assert HOSTILE in text and "b~~c~~" in text and "$High$ \\" in text and "_Low_|" in text
+    assert "<b>Duel</b> `rm` [x](y)" in text
+    assert "\\u001b[31mred" in text              # the escape character itself is never written
+    # Text: the terminal escape is spelt out, and every line starts with fixed text or a mark.
+    out = render(diff, "text")
+    assert "\u001b" not in out and "\\u001b[31mred" in out
+    assert all(re.match(r"(Ratings at |Total: |== |\d+ (match|player)|no player's |league\.toml |  [-+~> ]|$)", line)
+               for line in out.splitlines()), out
+
+
+def test_markdown_folds_long_lists_and_stays_under_its_cap(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    games = "".join(elo_match(f"2024-01-01T00:{i:02d}:00", f"p{i:02d}", 1, f"q{i:02d}", 0, id=f"g{i}")
+                    for i in range(30))
+    commit(repo, {"matches/duel/league.toml": ELO}, 1)
+    write_files(repo, {"matches/duel/g.toml": games})
+    diff = diff_revisions(repo, "HEAD")
+    md = markdown(diff)
+    assert md.count("<details><summary>20 more matches</summary>") == 1
+    assert md.count("<details><summary>50 more players</summary>") == 1
+    assert md.count("</details>") == 2
+    assert "left out" not in md
+    # With a small cap the rows stop, the output stays under it and says what was left out.
+    small = markdown(diff, limit=20_000 + 1_500)
+    assert len(small.encode("utf-8")) < 20_000 + 1_500
+    left = int(re.search(r"\*\*(\d+) rows left out:\*\*", small).group(1))
+    shown = sum(1 for line in small.splitlines() if re.match(r"\| [gpq]", line))
+    assert shown + left == 30 + 60 and 0 < left < 90
+
+
+def test_compare_is_deterministic_and_pure(two_commits):
+    repo, _, _ = two_commits
+    first, second = diff_revisions(repo, "HEAD~1", "HEAD"), diff_revisions(repo, "HEAD~1", "HEAD")
+    for fmt in ("text", "markdown", "csv", "json"):
+        assert render(first, fmt) == render(second, fmt)
+    empty = compare(Revision("x", "0" * 40), {}, WORKING_TREE, {})
+    assert empty.leagues == () and render(empty, "csv") == ",".join(CSV_HEADER) + "\n"
+    with pytest.raises(RevisionError):
+        diff_revisions(repo, "--output=/tmp/x")
