@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
@@ -375,3 +376,84 @@ def test_cli_end_to_end(site):
     assert tomllib.loads(result.stdout)["match"][0]["players"][0]["name"] == "-dash"
     result = run_cli("new-match", "nope", "--root", str(site))
     assert result.returncode == 2 and not looks_like_traceback(result.stderr)
+
+
+# --- CONTRIBUTING.md: every example checked, every shown output reproduced -----------------------
+#
+# Each ```toml block of the guide starts with a `# matches/...` line naming its file. A block
+# followed by a ```console block is a mistake shown on purpose: the console block's commands run
+# on a site holding it and must print exactly what the guide shows. Every other block must pass
+# `sitegen check` together with the rest, in a league of each system named as in the demo.
+
+GUIDE = REPO / "CONTRIBUTING.md"
+GUIDE_LEAGUES = {"lunaro-duels": "lunaro", "ranked-battle": "elo", "battle-royale": "placement",
+                 "world-vs-world": "glicko2", "arena": "arena"}
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
+
+
+def guide_blocks() -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in FENCE.finditer(GUIDE.read_text(encoding="utf-8"))]
+
+
+def block_path(text: str) -> str:
+    first = text.splitlines()[0]
+    assert re.fullmatch(r"# matches/\S+\.toml", first), f"a toml block must start with its file: {first!r}"
+    return first[2:]
+
+
+def guide_cases() -> tuple[dict[str, str], list[tuple[dict[str, str], str]]]:
+    """(the valid files by path, [(files shown with a console block, the console block)])."""
+    blocks = guide_blocks()
+    valid: dict[str, str] = {}
+    shown: list[tuple[dict[str, str], str]] = []
+    for i, (lang, text) in enumerate(blocks):
+        following = blocks[i + 1] if i + 1 < len(blocks) else ("", "")
+        if lang == "toml" and following[0] == "console":
+            shown.append(({block_path(text): text}, following[1]))
+        elif lang == "toml":
+            path = block_path(text)
+            valid[path] = valid[path] + "\n" + text if path in valid else text
+        elif lang == "console" and blocks[i - 1][0] != "toml":
+            shown.append(({}, text))
+    return valid, shown
+
+
+def guide_site(make_site, files: dict[str, str]) -> Path:
+    leagues = {f"matches/{slug}/league.toml": league_toml(system, name=slug)
+               for slug, system in GUIDE_LEAGUES.items()}
+    return make_site({**leagues, **files})
+
+
+def test_guide_examples_pass_the_check_one_league_of_each_system(make_site):
+    valid, shown = guide_cases()
+    root = guide_site(make_site, valid)
+    site = check(root)
+    counts = {lg.config.slug: len(lg.matches) for lg in site.leagues}
+    # One example at least for every system, and each of them checked.
+    assert counts == {"arena": 2, "battle-royale": 1, "lunaro-duels": 2, "ranked-battle": 2, "world-vs-world": 1}
+    assert "matches/players.toml" in valid
+
+
+def test_guide_console_output_is_what_sitegen_prints(make_site, capsys, monkeypatch):
+    valid, shown = guide_cases()
+    messages: list[str] = []
+    for n, (files, console) in enumerate(shown):
+        root = guide_site(make_site, {**valid, **files})
+        monkeypatch.chdir(root)
+        expected: list[str] = []
+        got: list[str] = []
+        for chunk in re.split(r"^\$ ", console, flags=re.M)[1:]:
+            command, *output = chunk.rstrip("\n").split("\n")
+            argv = shlex.split(command)
+            assert argv[0] == "sitegen" and argv[1] in ("check", "new-match"), command
+            main(argv[1:])
+            out = capsys.readouterr()
+            expected += output
+            got += (out.err + out.out).splitlines()
+        assert got == expected, f"console block {n + 1} of CONTRIBUTING.md"
+        assert expected, f"console block {n + 1} of CONTRIBUTING.md shows no output"
+        messages.extend(expected)
+    # The mistakes the guide promises to show, each with sitegen's own words.
+    for kind in ("must be an integer", "is missing", "unknown key", "duplicate match id",
+                 "already plays in this match", "unknown parameter", "must be a non-empty name"):
+        assert any(kind in line for line in messages), kind
