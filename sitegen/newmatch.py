@@ -81,11 +81,15 @@ def parse_played(text: str) -> datetime | date:
     except ValueError:
         pass
     try:
-        return datetime.fromisoformat(value)
+        when = datetime.fromisoformat(value)
     except ValueError:
-        raise UsageError(f"--played {text!r} is not a date or date-time; use 2024-05-01T19:30:00+02:00 "
-                         "(with its UTC offset), 2024-05-01T17:30:00Z (UTC), 2024-05-01T19:30 "
-                         "(taken as UTC) or 2024-05-01 (00:00 UTC)") from None
+        when = None
+    offset = when.utcoffset() if when is not None else None
+    if when is not None and not (offset and offset.seconds % 60):     # TOML offsets are whole minutes
+        return when
+    raise UsageError(f"--played {text!r} is not a date or date-time; use 2024-05-01T19:30:00+02:00 "
+                     "(with its UTC offset), 2024-05-01T17:30:00Z (UTC), 2024-05-01T19:30 "
+                     "(taken as UTC) or 2024-05-01 (00:00 UTC)")
 
 
 def _played_comment(value: datetime | date, now: bool) -> str:
@@ -207,7 +211,7 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
     if named and (count < least or (most is not None and count > most)):
         want = f"exactly {least}" if most == least else f"at least {least}"
         raise UsageError(f"{_a(facts.system.name)} match has {want} {what}; got {count}")
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     resolved: list[list[str]] = []      # canonical names ("" to fill in), by team
     for group in groups:
         resolved.append([])
@@ -223,7 +227,7 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
             if canonical in seen:
                 via = f" (an alias of {canonical!r})" if name != canonical else ""
                 raise UsageError(f"{name!r}{via} is given twice; a player may appear only once in a match")
-            seen[canonical] = name
+            seen.add(canonical)
             if canonical != name:
                 notes.append(f"{name!r} is an alias of {canonical!r} in matches/players.toml; "
                              f"the match names {canonical!r}")

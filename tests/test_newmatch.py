@@ -143,7 +143,8 @@ def test_played_forms(capsys, site, text, value, shown):
     assert tomllib.loads(out)["match"][0]["played"] == value
 
 
-@pytest.mark.parametrize("bad", ["yesterday", "2024-13-01", "2024-05-01T25:00", "", "2024-05-01\nid = 'x'"])
+@pytest.mark.parametrize("bad", ["yesterday", "2024-13-01", "2024-05-01T25:00", "", "2024-05-01\nid = 'x'",
+                                 "2024-05-01T19:30:00+02:00:30"])
 def test_bad_played_is_a_usage_error(capsys, site, bad):
     code, out, err = new_match(capsys, site, "duels", "--played", bad)
     assert code == 2 and out == ""
