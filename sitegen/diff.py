@@ -416,7 +416,8 @@ def text(diff: Diff) -> str:
 # GitHub renders a job summary's Markdown, HTML included: every character that could start
 # markup in running text or a table cell (a link or image needs '[', a heading's closing
 # sequence '#', math '$') is written as a character reference, shown literally by both.
-_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~&$]")
+# A reference also splits the text GitHub scans for bare links: "https:" and "www." stay text.
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~&$:]|(?<=www)\.", re.I)
 MD_LIMIT = 1_000_000        # GitHub refuses a step summary above 1 MiB (1,048,576 bytes)
 MD_RESERVE = 20_000         # for headings and notes written after the rows stop
 SHOWN = 15                  # a longer table shows its first FOLD rows, the rest folded
@@ -427,41 +428,60 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", plain(text))
 
 
-class _Budget:
-    """Bytes left for rows; what did not fit is counted, for the note at the end."""
+class _Summary:
+    """The Markdown lines so far and their size. Headings and notes are always written;
+    table rows only while they fit under the limit, the rest counted for a note."""
 
     def __init__(self, limit: int):
-        self.left = limit - MD_RESERVE
+        self.lines: list[str] = []
+        self.size = 0
+        self.room = limit - MD_RESERVE
         self.omitted = 0
 
-    def take(self, line: str) -> bool:
-        size = len(line.encode("utf-8")) + 1
-        if self.omitted or size > self.left:
+    def add(self, *lines: str) -> None:
+        for line in lines:
+            self.lines.append(line)
+            self.size += len(line.encode("utf-8")) + 1
+
+    def fits(self, row: list[str]) -> bool:
+        """Whether a table row still fits; once one does not, no later row does."""
+        if self.omitted or self.size + len(_row(row).encode("utf-8")) + 1 > self.room:
             self.omitted += 1
             return False
-        self.left -= size
         return True
 
+    def table(self, header: list[str], rows: list[list[str]]) -> int:
+        """The rows that fit, under the header; returns how many did not."""
+        shown = 0
+        for row in rows:
+            if not self.fits(row):
+                self.omitted += len(rows) - shown - 1      # fits() counted the first of them
+                break
+            if not shown:
+                self.add(_row(header), "|" + "|".join("---" for _ in header) + "|")
+            self.add(_row(row))
+            shown += 1
+        return len(rows) - shown
 
-def _md_table(header: list[str], rows: list[list[str]], noun: str, budget: _Budget) -> list[str]:
-    def table(part: list[list[str]]) -> list[str]:
-        head = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        body = [line for line in ("| " + " | ".join(r) + " |" for r in part) if budget.take(line)]
-        return head + body if body else []
 
-    before = budget.omitted
-    if len(rows) <= SHOWN:
-        out = table(rows)
-    else:
-        out = table(rows[:FOLD])
-        rest = table(rows[FOLD:])
-        if rest:
-            out += ["", f"<details><summary>{len(rows) - FOLD} more {noun}</summary>", ""] + rest + ["",
-                                                                                                  "</details>"]
-    left = budget.omitted - before
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _md_table(out: _Summary, header: list[str], rows: list[list[str]], noun: str) -> None:
+    """A table; past SHOWN rows, the first FOLD shown and the rest in a <details> block."""
+    left = out.table(header, rows[:FOLD] if len(rows) > SHOWN else rows)
+    if len(rows) > SHOWN:
+        rest = rows[FOLD:]
+        if out.fits(rest[0]):
+            out.add("", f"<details><summary>{len(rest)} more {noun}</summary>", "")
+            left += out.table(header, rest)
+            out.add("", "</details>")
+        else:
+            out.omitted += len(rest) - 1
+            left += len(rest)
     if left:
-        out += ["", f"*{left} of {len(rows)} {noun} left out to keep this summary under 1 MiB.*"]
-    return out
+        out.add("", f"*{left} of {len(rows)} {noun} left out: this summary stays under 1 MiB.*")
 
 
 def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
@@ -469,15 +489,13 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
     a, b = _title(diff)
     if not diff.leagues:
         return f"No changes from {md(a)} to {md(b)}: {NOTHING}\n"
-    lines = [f"## Ratings: {md(a)} → {md(b)}", ""]
-    lines.append(f"**Total:** {md(summary(diff.totals()))}.")
-    budget = _Budget(limit)
+    out = _Summary(limit)
+    out.add(f"## Ratings: {md(a)} → {md(b)}", "", f"**Total:** {md(summary(diff.totals()))}.")
     for lg in diff.leagues:
         config = lg.config
         head = f"### {md(config.name)} (`{lg.slug}`, {config.system_name})"
         if lg.change in ("added", "removed"):
             head += f": league {lg.change}"
-        lines += ["", head, ""]
         counts = lg.counts()
         facts = []
         if lg.settings:
@@ -486,31 +504,30 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
             facts.append(f"**Matches:** {_counted('matches', counts['matches'])}")
         facts.append(f"**Players:** {_counted('players', counts['players'])}" if lg.players
                      else "**Players:** no rating, rank or tier changed")
-        lines.append(" · ".join(facts))
+        out.add("", head, "", " · ".join(facts))
         if lg.matches:
             rows = []
             for m in lg.matches:
                 what, played, file = _match_detail(m, "→")
                 rows.append([md(m.id), md(what), played, md(file)])
-            lines.append("")
-            lines += _md_table(["Match", "Change", "Played", "File"], rows, "matches", budget)
+            out.add("")
+            _md_table(out, ["Match", "Change", "Played", "File"], rows, "matches")
         if lg.players:
             header = ["Player", "Rating", "Δ", "Rank"] + (["Tier"] if lg.has_tiers else [])
             rows = []
             for p in lg.players:
                 before, after = p.before, p.after
-                rating = f"{_rating(before and before.rating)} → {_rating(after and after.rating)}"
                 rows.append([md(p.player) + ("" if p.change == "changed" else f" ({p.change})"),
-                             rating, _delta(p.delta),
-                             _pair(before and before.rank, after and after.rank, "→")]
+                             f"{_rating(before and before.rating)} → {_rating(after and after.rating)}",
+                             _delta(p.delta), _pair(before and before.rank, after and after.rank, "→")]
                             + ([md(_pair(before and before.tier, after and after.tier, "→"))]
                                if lg.has_tiers else []))
-            lines.append("")
-            lines += _md_table(header, rows, "players", budget)
-    if budget.omitted:
-        lines += ["", f"**{budget.omitted} rows left out:** a job summary holds at most 1 MiB. "
-                      "`sitegen diff --format csv` lists every change."]
-    return "\n".join(lines) + "\n"
+            out.add("")
+            _md_table(out, header, rows, "players")
+    if out.omitted:
+        out.add("", f"**{out.omitted} rows left out:** a job summary holds at most 1 MiB. "
+                    "`sitegen diff --format csv` lists every change.")
+    return "\n".join(out.lines) + "\n"
 
 
 # --- CSV and JSON --------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import pytest
 from gitrepo import commit_all, git, init_repo
 from helpers import elo_match, league_data, league_toml, looks_like_traceback, rows_of, run_cli, write_files
 from sitegen.cli import main
-from sitegen.diff import CSV_HEADER, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render
+from sitegen.diff import CSV_HEADER, MD_RESERVE, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render
 from sitegen.revision import WORKING_TREE, Revision
 
 ELO = league_toml("elo", name="Duel", params='k = 32\nk_of = "each"',
@@ -454,35 +454,69 @@ def test_symlink_out_of_matches_at_a_revision_is_not_followed(two_commits):
 # --- Markdown: hostile names and the size cap ---------------------------------------------------------
 
 HOSTILE = "<img src=x onerror=alert(1)>|**x**"
+LINKY = "<script>x</script>![i](x) https://ex.com www.ex.com"
+LEAGUE_NAME = "<b>Duel</b> `rm` [x](y) #"
 
 
-def test_markdown_shows_hostile_names_literally(tmp_path):
-    repo = init_repo(tmp_path / "repo")
-    league = league_toml("elo", name="<b>Duel</b> `rm` [x](y)", params='k = 32\nk_of = "each"',
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """A diff whose names, league name and tier names are all markup."""
+    repo = init_repo(tmp_path_factory.mktemp("hostile") / "repo")
+    league = league_toml("elo", name=LEAGUE_NAME, params='k = 32\nk_of = "each"',
                          extra='tiers = [[0, "_Low_|"], [1510, "$High$ \\\\"]]\n')
     commit(repo, {"matches/duel/league.toml": league,
                   "matches/duel/a.toml": elo_match("2024-01-01", HOSTILE, 1, "b~~c~~", 0, id="m_1_")}, 1)
     commit(repo, {"matches/duel/a.toml": elo_match("2024-01-01", HOSTILE, 1, "b~~c~~", 0, id="m_1_")
-                  + elo_match("2024-01-02", "\\u001b[31mred", 1, HOSTILE, 0, id="m2")}, 2)
-    diff = diff_revisions(repo, "HEAD~1", "HEAD")
-    md = render(diff, "markdown")
-    for raw in ("<img", "<b>", "**x**", "`rm`", "[x]", "~~", "$High$", "_Low_", "\u001b"):
+                  + elo_match("2024-01-02", "\\u001b[31mred", 1, HOSTILE, 0, id="m2")
+                  + elo_match("2024-01-03", LINKY, 1, "b~~c~~", 0, id="m3")}, 2)
+    return diff_revisions(repo, "HEAD~1", "HEAD")
+
+
+def literal_text(html: str) -> str:
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def test_markdown_shows_hostile_names_literally(hostile):
+    md = render(hostile, "markdown")
+    for raw in ("<img", "<b>", "<script", "**x**", "`rm`", "[x]", "~~", "$High$", "_Low_", "\u001b", "https:",
+                "www."):
         assert raw not in md
     rows = [line for line in md.splitlines() if line.startswith("| ")]
+    assert len(rows) == 2 + 2 + 4
     # Every table row has exactly its columns: no '|' of a name splits a cell.
     assert all(row.count("|") == (5 if "Match" in row or row.startswith("| m") else 6) for row in rows), rows
     html = python_markdown.markdown(md, extensions=["tables"])
     assert "<img" not in html and "<b>" not in html and "<strong>x" not in html and "<del>" not in html
-    import html as html_module
-    text = html_module.unescape(re.sub(r"<[^>]+>", "", html))
-    assert HOSTILE in text and "b~~c~~" in text and "$High$ \\" in text and "_Low_|" in text
-    assert "<b>Duel</b> `rm` [x](y)" in text
-    assert "\\u001b[31mred" in text              # the escape character itself is never written
-    # Text: the terminal escape is spelt out, and every line starts with fixed text or a mark.
-    out = render(diff, "text")
+    assert "<script" not in html and "<a " not in html
+    text = literal_text(html)
+    for shown in (HOSTILE, "b~~c~~", "$High$ \\", "_Low_|", LEAGUE_NAME, LINKY,
+                  "\\u001b[31mred"):         # the escape character itself is never written
+        assert shown in text
+
+
+def test_markdown_as_github_renders_it(hostile):
+    """GitHub's own parser (cmark-gfm, with its table, strikethrough and autolink extensions)."""
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm (GitHub's Markdown parser) is not installed")
+    from cmarkgfm.cmark import Options
+
+    html = cmarkgfm.github_flavored_markdown_to_html(render(hostile, "markdown"), options=Options.CMARK_OPT_UNSAFE)
+    assert html.count("<table>") == 2 and html.count("<tr>") == 2 + 2 + 4      # headers, matches, players
+    for tag in ("<img", "<b>", "<script", "<del>", "<a ", "<em>", "<code>rm", "<strong>x"):
+        assert tag not in html
+    text = literal_text(html)
+    for shown in (HOSTILE, "b~~c~~", "$High$ \\", "_Low_|", LEAGUE_NAME, LINKY):
+        assert shown in text
+
+
+def test_text_spells_out_control_characters(hostile):
+    out = render(hostile, "text")
     assert "\u001b" not in out and "\\u001b[31mred" in out
+    # Every line starts with fixed text or a change mark, never with a name.
     assert all(re.match(r"(Ratings at |Total: |== |\d+ (match|player)|no player's |league\.toml |  [-+~> ]|$)", line)
                for line in out.splitlines()), out
+    assert HOSTILE in out and LINKY in out
 
 
 def test_markdown_folds_long_lists_and_stays_under_its_cap(tmp_path):
@@ -498,11 +532,16 @@ def test_markdown_folds_long_lists_and_stays_under_its_cap(tmp_path):
     assert md.count("</details>") == 2
     assert "left out" not in md
     # With a small cap the rows stop, the output stays under it and says what was left out.
-    small = markdown(diff, limit=20_000 + 1_500)
-    assert len(small.encode("utf-8")) < 20_000 + 1_500
+    small = markdown(diff, limit=MD_RESERVE + 1_500)
+    assert len(small.encode("utf-8")) < MD_RESERVE + 1_500
     left = int(re.search(r"\*\*(\d+) rows left out:\*\*", small).group(1))
-    shown = sum(1 for line in small.splitlines() if re.match(r"\| [gpq]", line))
-    assert shown + left == 30 + 60 and 0 < left < 90
+    rows = [line for line in md.splitlines() if re.match(r"\| [gpq]", line)]
+    shown = [line for line in small.splitlines() if re.match(r"\| [gpq]", line)]
+    assert len(rows) == 90 and 0 < len(shown) < 90 and len(shown) + left == 90
+    assert shown == rows[:len(shown)]           # the first rows, none skipped
+    notes = re.findall(r"^\*(\d+) of (\d+) (matches|players) left out", small, re.M)
+    assert sum(int(n) for n, _, _ in notes) == left and ("60", "players") in {(t, k) for _, t, k in notes}
+    assert small.count("<details>") == small.count("</details>")
 
 
 def test_compare_is_deterministic_and_pure(two_commits):
