@@ -11,14 +11,20 @@ MkDocs-style::
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import pytest
 
 from helpers import write_files
 
+# On a GitHub runner sitegen also writes workflow commands and a job summary; the tests'
+# deliberately invalid sites must do neither, and tests that want them set these themselves.
+for _name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"):
+    os.environ.pop(_name, None)
+
 # The browser tests drive Debian's Chromium (``make test`` installs it); nothing is downloaded.
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 
