@@ -5,7 +5,7 @@ module compares the two results league by league (matches added, removed,
 changed or moved, and every player whose rating, rank or tier differs) and
 writes the comparison as text, Markdown (a GitHub job summary), CSV or JSON.
 Ratings are compared as the data files write them (lunaro whole, others to 6
-decimals), so a player is listed exactly when standings.csv would differ.
+decimals): a difference standings.csv cannot show is no change.
 """
 
 from __future__ import annotations
@@ -336,10 +336,6 @@ def _match_detail(m: MatchDiff, arrow: str) -> tuple[str, str, str]:
 NOTHING = "the same matches and the same ratings in every league."
 
 
-def _title(diff: Diff) -> tuple[str, str]:
-    return diff.before.label, diff.after.label
-
-
 # --- text --------------------------------------------------------------------------------
 
 # Control characters and bidirectional overrides could rewrite a terminal line.
@@ -371,7 +367,7 @@ def _columns(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
 def text(diff: Diff) -> str:
     """For a terminal. Every line starts with fixed text or a change mark (+ - ~ >), never
     with a name, so no name can pose as another line (or as a CI workflow command)."""
-    a, b = _title(diff)
+    a, b = diff.before.label, diff.after.label
     if not diff.leagues:
         return f"No changes from {plain(a)} to {plain(b)}: {NOTHING}\n"
     lines = [f"Ratings at {plain(a)} -> {plain(b)}"]
@@ -486,7 +482,7 @@ def _md_table(out: _Summary, header: list[str], rows: list[list[str]], noun: str
 
 def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
     """For a GitHub Actions job summary (or a pull request comment)."""
-    a, b = _title(diff)
+    a, b = diff.before.label, diff.after.label
     if not diff.leagues:
         return f"No changes from {md(a)} to {md(b)}: {NOTHING}\n"
     out = _Summary(limit)

@@ -71,9 +71,21 @@ def repository(root: Path) -> Repository:
         raise RevisionError(f"{root} is not a folder")
     top = git.toplevel(root)
     if top is None:
-        raise RevisionError(f"{root} is not inside a git work tree; sitegen diff compares revisions "
-                            "of the site's repository")
+        raise RevisionError(f"{root} is not inside a git work tree{_why(root)}; sitegen diff compares "
+                            "revisions of the site's repository")
     return Repository(root.resolve(), top, git.prefix(root, top))
+
+
+def _why(root: Path) -> str:
+    """git's own reason when it is not the plain "not a git repository" (say, a work tree owned by
+    another user, which git refuses until it is marked safe.directory)."""
+    try:
+        git.run(root, "rev-parse", "--show-toplevel")
+    except git.GitError as exc:
+        reason = str(exc).removeprefix("fatal: ")
+        if not reason.startswith("not a git repository"):
+            return f" (git: {reason})"
+    return ""
 
 
 def resolve(repo: Repository, name: str) -> Revision:

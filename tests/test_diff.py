@@ -411,6 +411,14 @@ def test_not_a_git_repository_and_no_git(tmp_path, monkeypatch, capsys):
     assert result.returncode == 2
     assert result.stderr.splitlines() == [f"sitegen diff: {site.resolve()} is not inside a git work tree; "
                                           "sitegen diff compares revisions of the site's repository"]
+    # A bare repository has no work tree: git's own reason is given.
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    result = run_cli("diff", "HEAD", "--root", str(bare))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"sitegen diff: {bare.resolve()} is not inside a git work tree (git: this "
+                                          "operation must be run in a work tree); sitegen diff compares revisions "
+                                          "of the site's repository"]
     # No git on PATH: said as such, not as a missing repository.
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert main(["diff", "HEAD", "--root", str(site)]) == 2
