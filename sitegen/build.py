@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +51,10 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rate_league(league) for league in site.leagues)
 
 
-def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
+def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched."""
     from .pages import render_site, site_base_url
+    from . import provenance
 
     root, out = root.resolve(), out.resolve()
     inputs = [root / name for name in ("matches", "content", "templates", "pyproject.toml")]
@@ -62,13 +64,15 @@ def build(root: Path, out: Path, *, base_url: str | None = None) -> Output:
                                     "files; choose a folder such as ROOT/_site")])
     site = check(root)
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
+    # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
+    prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
     rated = rate(site)
     output = Output(out)
     try:
         for league in rated:
-            for name, text in league_files(league):
+            for name, text in league_files(league, prov):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
-        render_site(site, rated, output, base_url=base_url)
+        render_site(site, rated, output, base_url=base_url, provenance=prov)
         output.commit()
     finally:
         output.discard()

@@ -39,7 +39,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     out = args.out or args.root / "_site"
     try:
-        output = build(args.root, out, base_url=args.base_url)
+        output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url)
     except InvalidInput as exc:
         return _report(exc, wrote=True, root=args.root)
     except OSError as exc:
@@ -120,6 +120,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=_root, help="output folder; default: ROOT/_site")
     b.add_argument("--base-url", help="absolute URL the site is served from (for feeds and the sitemap); "
                                       "default: base_url in [tool.sitegen]")
+    b.add_argument("--repo-url", help="the repository's http(s) URL: match pages link each match's file and "
+                                      "commit into it; default: repo_url in [tool.sitegen]")
     b.set_defaults(func=cmd_build)
 
     c = sub.add_parser("check", help="validate only, write nothing",

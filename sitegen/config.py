@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from .markup import MarkupError, render_markdown
 from .load import LeagueSource, SiteSource, TomlFile
 from .problems import Problems
+from .provenance import normalize_repo_url, repo_url_problem
 from .rating import SYSTEMS, System
 from .rating.base import check_name, is_number, normalize_name, type_name
 
@@ -141,6 +142,12 @@ def site_settings(source: SiteSource, problems: Problems) -> SiteSettings:
                 problems.add(source.settings_file, problem, field="tool.sitegen.base_url")
             else:
                 values[key] = normalize_base_url(value)
+        elif key == "repo_url" and value:
+            problem = repo_url_problem(value)
+            if problem:
+                problems.add(source.settings_file, problem, field="tool.sitegen.repo_url")
+            else:
+                values[key] = normalize_repo_url(value)
         else:
             values[key] = value
     site_board = BoardSettings(**board)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .history import RatedLeague
+from .provenance import Provenance
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
 
@@ -54,9 +55,14 @@ def changes_table(rated: RatedLeague) -> Table:
     return header, rows
 
 
-def matches_table(rated: RatedLeague) -> Table:
-    rows = [(m.id, iso(m.played), m.file) for m in rated.league.matches]
-    return ("match_id", "played", "file"), rows
+def matches_table(rated: RatedLeague, provenance: Provenance | None = None) -> Table:
+    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+    prov = provenance or Provenance()
+    rows = []
+    for m in rated.league.matches:
+        commit = prov.commit_of(m.file)
+        rows.append((m.id, iso(m.played), m.file, commit.sha if commit else None))
+    return ("match_id", "played", "file", "commit"), rows
 
 
 def _rating(system, value: float | None) -> float | int | None:
@@ -104,10 +110,10 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
-def league_files(rated: RatedLeague) -> Iterator[tuple[str, str]]:
+def league_files(rated: RatedLeague, provenance: Provenance | None = None) -> Iterator[tuple[str, str]]:
     """(file name, text) for data/<league>/, one file at a time to keep memory flat."""
     for name, make in (("standings", standings_table), ("changes", changes_table),
-                       ("matches", matches_table)):
+                       ("matches", lambda r: matches_table(r, provenance))):
         table = make(rated)
         yield f"{name}.csv", to_csv(table)
         yield f"{name}.json", to_json(table)

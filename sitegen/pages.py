@@ -17,6 +17,7 @@ from .feeds import league_feed, site_feed, write_feeds
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
 from .problems import InvalidInput, Problem, Problems
+from .provenance import Provenance
 from .render import environment, fmt_delta, iso
 from .search import SearchIndexError, write_search_index
 from .sitemap import Sitemap, write_robots, write_sitemap
@@ -142,8 +143,9 @@ def site_base_url(configured: str, given: str | None) -> str:
 
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
-                base_url: str | None = None) -> None:
+                base_url: str | None = None, provenance: Provenance | None = None) -> None:
     settings = site.settings
+    prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
@@ -181,7 +183,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
 
     recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
                     key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
-    page("index.html", "home.html", recent=recent)
+    page("index.html", "home.html", recent=recent, build_info=prov.build)
     for lv in leagues:
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug))
@@ -196,7 +198,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
         for mv in lv.matches:
-            page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals)
+            page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals,
+                 source=prov.source(mv.match))
         careers = LeagueCareers(lv)
         row_of = {row.player.name: row for row in board.rows}
         for pv in lv.leaderboard:

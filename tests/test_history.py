@@ -266,12 +266,12 @@ HEADERS = {
     "elo": {
         "standings": "rank,player,rating,games",
         "changes": "event,played,player,rating_before,rating_after,delta,expected,score,k",
-        "matches": "match_id,played,file",
+        "matches": "match_id,played,file,commit",
     },
     "lunaro": {
         "standings": "rank,player,rating,games",
         "changes": "event,played,player,rating_before,rating_after,delta,ability,expected,score,k",
-        "matches": "match_id,played,file",
+        "matches": "match_id,played,file,commit",
     },
 }
 
