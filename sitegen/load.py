@@ -250,8 +250,14 @@ def _nth_element(text: str, n: int, start: int, end: int) -> tuple[int, int] | N
         if (c == "," and depth == 1) or (c == "]" and depth == 0):
             if count == n:
                 s = elem_start
-                while s < j and text[s] in " \t\r\n":
-                    s += 1
+                while s < j:    # skip blanks and whole comments: the element starts after them
+                    if text[s] in " \t\r\n":
+                        s += 1
+                    elif text[s] == "#":
+                        nl = text.find("\n", s, j)
+                        s = j if nl < 0 else nl + 1
+                    else:
+                        break
                 return s, j
             count += 1
             elem_start = j + 1

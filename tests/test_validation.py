@@ -553,3 +553,21 @@ def test_elo_score_sum_is_checked_even_when_a_field_is_bad(make_site):
     root = make_site(el(p0='{ name = "A", score = 1, goals = 3 }', p1='{ name = "B", score = 1 }'))
     found = {(p.line, p.field) for p in problems_of(root)}
     assert found == {(12, "players[0].goals"), (13, "players[1].score")}
+
+
+def test_comments_between_array_elements_do_not_shift_the_line(make_site):
+    """A comment line before a player, or after the previous one, belongs to neither player."""
+    root = make_site({
+        "matches/duel/league.toml": league_toml("lunaro"),
+        "matches/duel/a.toml": (
+            "[[match]]\n"
+            "played = 2024-01-01\n"
+            "players = [\n"
+            "  # the host\n"
+            '  { name = "A", goals = 20, ping = 0 },  # won on stream\n'
+            "  # the visitor\n"
+            '  { name = "B", goals = "x", ping = 40 },\n'
+            "]\n"),
+    })
+    [problem] = problems_of(root)
+    assert (problem.line, problem.field) == (7, "players[1].goals")
