@@ -12,6 +12,7 @@ never disagree on what is built and what is stored.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -35,7 +36,16 @@ def build_fixture(out: Path) -> dict[str, bytes]:
         sys.path.insert(0, str(REPO))
     from sitegen.build import build
 
-    build(FIXTURE, out)
+    # Built from a copy outside this repository and without SOURCE_DATE_EPOCH: the golden
+    # output must not name this repository's commits or date, which change with every commit.
+    source = out.parent / "fixture-src"
+    shutil.copytree(FIXTURE, source)
+    saved = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    try:
+        build(source, out)
+    finally:
+        if saved is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
     return tree(out)
 
 
