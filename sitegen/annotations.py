@@ -175,3 +175,17 @@ def annotate(problems: Sequence[Problem], root: Path, env: Mapping[str, str] | N
         print(f"::notice title=sitegen::{n} problems found; GitHub shows {ANNOTATION_LIMIT} annotations "
               f"of a step: {where} list every one.", file=out)
     out.flush()
+
+
+def warn(notes: Sequence[Problem], root: Path, env: Mapping[str, str] | None = None,
+         out: TextIO | None = None) -> None:
+    """Each note as a ``::warning`` annotation on its line (GitHub Actions only): valid input,
+    but a line worth a look, such as a name that looks like another player's."""
+    env = os.environ if env is None else env
+    if not active(env):
+        return
+    out = out or sys.stdout
+    workspace = env.get("GITHUB_WORKSPACE") or None
+    for note in notes:
+        print("::warning" + annotation(note, root, workspace).removeprefix("::error"), file=out)
+    out.flush()

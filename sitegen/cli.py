@@ -58,6 +58,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return _report(exc, wrote=False, root=args.root)
     matches = sum(len(lg.matches) for lg in site.leagues)
     print(f"sitegen: {len(site.leagues)} leagues, {matches} matches: all valid")
+    # Names that look like another player's are valid (names are case-sensitive): notes after
+    # the verdict, and on a GitHub runner warnings on their lines.
+    from . import annotations
+    from .names import notes
+
+    found = notes(site)
+    if found:
+        with annotations.commands_stopped():    # the notes quote names: no workflow command in them
+            for note in found:
+                print(f"note: {note}")
+            print(f"sitegen: {len(found)} note{'s' if len(found) != 1 else ''}: as written, each name is a "
+                  "player of its own (names are case-sensitive); correct it if the other player is meant.")
+        annotations.warn(found, site.root)
     return EXIT_OK
 
 
