@@ -17,7 +17,7 @@ import re
 import tempfile
 import unicodedata
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 from .config import LeagueConfig
 from .data import fmt_float, iso
 from .history import RatedLeague
+from .names import Lookalikes, Suggestion
 from .rating.base import Match
 from .revision import (WORKING_TREE, InvalidRevision, Revision, RevisionError, rated_leagues,
                        repository, resolve)
@@ -86,6 +87,8 @@ class LeagueDiff:
     settings: tuple[str, ...]  # league.toml entries that differ: name, system, params.k, tiers, description
     matches: tuple[MatchDiff, ...]
     players: tuple[PlayerDiff, ...]
+    # Every player rated before, with their games: what a new name may have been meant to be.
+    known: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def change(self) -> str | None:
@@ -207,7 +210,8 @@ def _league_diff(slug: str, a: RatedLeague | None, b: RatedLeague | None) -> Lea
             players.append(PlayerDiff(name, before, after))
     players.sort(key=_player_order)
     settings = _settings(ca, cb) if ca and cb else ()
-    return LeagueDiff(slug, ca, cb, settings, tuple(matches), tuple(players))
+    return LeagueDiff(slug, ca, cb, settings, tuple(matches), tuple(players),
+                      {name: side.games for name, side in sa.items()})
 
 
 def _shown(side: Side) -> tuple:
@@ -336,6 +340,32 @@ def _match_detail(m: MatchDiff, arrow: str) -> tuple[str, str, str]:
 NOTHING = "the same matches and the same ratings in every league."
 
 
+def _rank_only(p: PlayerDiff) -> bool:
+    """Rating and tier as before: only others passing or falling behind moved the rank."""
+    a, b = p.before, p.after
+    return a is not None and b is not None and a.rating == b.rating and a.tier == b.tier
+
+
+def _players(lg: LeagueDiff) -> tuple[list[PlayerDiff], list[PlayerDiff]]:
+    """(rating or tier changed, new and gone players, in the comparison's order;
+    rank-only moves, as the leaderboard now lists them), so the second can be folded away."""
+    moved = sorted((p for p in lg.players if _rank_only(p)), key=lambda p: (p.after.rank, p.player))
+    return [p for p in lg.players if not _rank_only(p)], moved
+
+
+def _player_notes(lg: LeagueDiff) -> dict[str, str]:
+    """A new player said to be new, with the rated name it may misspell; a gone one said gone."""
+    look = Lookalikes(lg.known) if lg.known and any(p.before is None for p in lg.players) else None
+    notes = {}
+    for p in lg.players:
+        if p.before is None:
+            hint: Suggestion | None = look.suggest(p.player, p.after.games) if look else None
+            notes[p.player] = "new player" + (f"; {hint}" if hint else "")
+        elif p.after is None:
+            notes[p.player] = "removed"
+    return notes
+
+
 # --- text --------------------------------------------------------------------------------
 
 # Control characters and bidirectional overrides could rewrite a terminal line.
@@ -347,9 +377,29 @@ def plain(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _char_width(c: str) -> int:
+    """Columns a terminal gives the character: 0 for marks, invisible format characters and
+    the vowels and finals of Hangul syllables spelt in jamo, 2 for wide and full-width ones."""
+    if unicodedata.category(c) in ("Mn", "Me", "Cf") or "\u1160" <= c <= "\u11ff" or "\ud7b0" <= c <= "\ud7ff":
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+
+
 def _width(text: str) -> int:
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in text)
+    return sum(_char_width(c) for c in text)
+
+
+def _wrapped(items: list[str], width: int = 100) -> list[str]:
+    """Items joined by ", " on lines of at most ``width`` columns, each line led by "  = "."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and _width(line) + 2 + _width(item) > width - 4:
+            lines.append(f"  = {line},")
+            line = item
+        else:
+            line = f"{line}, {item}" if line else item
+    return lines + [f"  = {line}"] if line else lines
 
 
 def _columns(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
@@ -365,8 +415,9 @@ def _columns(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
 
 
 def text(diff: Diff) -> str:
-    """For a terminal. Every line starts with fixed text or a change mark (+ - ~ >), never
-    with a name, so no name can pose as another line (or as a CI workflow command)."""
+    """For a terminal. Every line starts with fixed text or a change mark (+ - ~ >, = for a
+    rank-only move), never with a name, so no name can pose as another line (or as a CI
+    workflow command). Columns are padded by display width: wide characters take two."""
     a, b = diff.before.label, diff.after.label
     if not diff.leagues:
         return f"No changes from {plain(a)} to {plain(b)}: {NOTHING}\n"
@@ -390,18 +441,26 @@ def text(diff: Diff) -> str:
             lines += ["  " + r for r in _columns(rows)]
         if lg.players:
             lines.append(_counted("players", counts["players"]))
-            befores = [_rating(p.before and p.before.rating) for p in lg.players]
-            wide = max(_width(b) for b in befores)
-            rows = [["", "player", "rating", "delta", "rank", "tier" if lg.has_tiers else ""]]
-            for p, before in zip(lg.players, befores):
-                a, b = p.before, p.after
-                rows.append([
-                    MARK[p.change], plain(p.player),
-                    " " * (wide - _width(before)) + f"{before} -> {_rating(b and b.rating)}", _delta(p.delta),
-                    _pair(a and a.rank, b and b.rank, "->"),
-                    plain(_pair(a and a.tier, b and b.tier, "->")) if lg.has_tiers else "",
-                ])
-            lines += ["  " + r for r in _columns(rows, right={3})]
+            changed, moved = _players(lg)
+            notes = _player_notes(lg)
+            if changed:
+                befores = [_rating(p.before and p.before.rating) for p in changed]
+                wide = max(_width(b) for b in befores)
+                rows = [["", "player", "rating", "delta", "rank", "tier" if lg.has_tiers else "",
+                         "note" if notes else ""]]
+                for p, before in zip(changed, befores):
+                    a, b = p.before, p.after
+                    rows.append([
+                        MARK[p.change], plain(p.player),
+                        " " * (wide - _width(before)) + f"{before} -> {_rating(b and b.rating)}", _delta(p.delta),
+                        _pair(a and a.rank, b and b.rank, "->"),
+                        plain(_pair(a and a.tier, b and b.tier, "->")) if lg.has_tiers else "",
+                        plain(notes.get(p.player, "")),
+                    ])
+                lines += ["  " + r for r in _columns(rows, right={3})]
+            if moved:
+                lines.append(f"{_plural(len(moved), 'player')} moved only in rank, rating unchanged:")
+                lines += _wrapped([f"{plain(p.player)} {p.before.rank} -> {p.after.rank}" for p in moved])
         elif lg.matches:
             lines.append("no player's rating, rank or tier changed")
     return "\n".join(lines) + "\n"
@@ -480,6 +539,26 @@ def _md_table(out: _Summary, header: list[str], rows: list[list[str]], noun: str
         out.add("", f"*{left} of {len(rows)} {noun} left out: this summary stays under 1 MiB.*")
 
 
+def _md_folded(out: _Summary, summary: str, header: list[str], rows: list[list[str]], noun: str) -> None:
+    """A table folded whole into a <details> block whose summary says what it holds."""
+    left = len(rows)
+    if out.fits(rows[0]):
+        out.add(f"<details><summary>{summary}</summary>", "")
+        left = out.table(header, rows)
+        out.add("", "</details>")
+    else:
+        out.omitted += len(rows) - 1       # fits() counted the first
+    if left:
+        out.add("", f"*{left} of {len(rows)} {noun} left out: this summary stays under 1 MiB.*")
+
+
+def _md_note(note: str) -> str:
+    """"new player" in bold, so a new name stands out among the changes."""
+    if note.startswith("new player"):
+        return "**new player**" + md(note[len("new player"):])
+    return md(note)
+
+
 def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
     """For a GitHub Actions job summary (or a pull request comment)."""
     a, b = diff.before.label, diff.after.label
@@ -508,18 +587,29 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
                 rows.append([md(m.id), md(what), played, md(file)])
             out.add("")
             _md_table(out, ["Match", "Change", "Played", "File"], rows, "matches")
-        if lg.players:
-            header = ["Player", "Rating", "Δ", "Rank"] + (["Tier"] if lg.has_tiers else [])
+        changed, moved = _players(lg)
+        if changed:
+            notes = _player_notes(lg)
+            header = (["Player", "Rating", "Δ", "Rank"] + (["Tier"] if lg.has_tiers else [])
+                      + (["Note"] if notes else []))
             rows = []
-            for p in lg.players:
+            for p in changed:
                 before, after = p.before, p.after
-                rows.append([md(p.player) + ("" if p.change == "changed" else f" ({p.change})"),
+                rows.append([md(p.player),
                              f"{_rating(before and before.rating)} → {_rating(after and after.rating)}",
                              _delta(p.delta), _pair(before and before.rank, after and after.rank, "→")]
                             + ([md(_pair(before and before.tier, after and after.tier, "→"))]
-                               if lg.has_tiers else []))
+                               if lg.has_tiers else [])
+                            + ([_md_note(notes.get(p.player, ""))] if notes else []))
             out.add("")
             _md_table(out, header, rows, "players")
+        if moved:
+            header = ["Player", "Rating", "Rank"] + (["Tier"] if lg.has_tiers else [])
+            rows = [[md(p.player), _rating(p.after.rating), f"{p.before.rank} → {p.after.rank}"]
+                    + ([md(p.after.tier or "-")] if lg.has_tiers else []) for p in moved]
+            out.add("")
+            _md_folded(out, f"{_plural(len(moved), 'player')} moved only in rank (rating unchanged)",
+                       header, rows, "players")
     if out.omitted:
         out.add("", f"**{out.omitted} rows left out:** a job summary holds at most 1 MiB. "
                     "`sitegen diff --format csv` lists every change.")

@@ -226,9 +226,40 @@ def test_rank_only_changes_of_players_not_in_the_change(tmp_path):
         ("e", "added", "", "1516.000000", "", "", "1", "", "Silver"),
         ("f", "added", "", "1484.000000", "", "", "5", "", "Bronze"),
     ]
-    out = render(diff_revisions(repo, "HEAD~1", "HEAD"), "text")
-    assert re.search(r"^  ~  b +1484\.00 -> 1484\.00 +0 +4 -> 5 +Bronze$", out, re.M)
-    assert re.search(r"^  \+  e +- -> 1516\.00 +- -> 1 +- -> Silver$", out, re.M)
+    # Text: the new players in the table, marked new; the rank-only moves after it, in one short
+    # block as the leaderboard now lists them.
+    diff = diff_revisions(repo, "HEAD~1", "HEAD")
+    out = render(diff, "text")
+    assert out.split("== duel: Duel (elo)\n")[1] == (
+        "1 match added\n"
+        "  +  m3  added  2024-01-03 00:00  matches/duel/more.toml\n"
+        "3 players changed, 2 added\n"
+        "     player  rating        delta  rank    tier         note\n"
+        "  +  e       - -> 1516.00         - -> 1  - -> Silver  new player\n"
+        "  +  f       - -> 1484.00         - -> 5  - -> Bronze  new player\n"
+        "3 players moved only in rank, rating unchanged:\n"
+        "  = c 2 -> 3, d 2 -> 3, b 4 -> 5\n")
+    # Markdown: the new players in the table, the rank-only moves folded in their own block.
+    md = render(diff, "markdown")
+    assert md.split("**Players:** 3 players changed, 2 added\n")[1] == (
+        "\n| Match | Change | Played | File |\n|---|---|---|---|\n"
+        "| m3 | added | 2024-01-03 00:00 | matches/duel/more.toml |\n\n"
+        "| Player | Rating | Δ | Rank | Tier | Note |\n|---|---|---|---|---|---|\n"
+        "| e | - → 1516.00 |  | - → 1 | - → Silver | **new player** |\n"
+        "| f | - → 1484.00 |  | - → 5 | - → Bronze | **new player** |\n\n"
+        "<details><summary>3 players moved only in rank (rating unchanged)</summary>\n\n"
+        "| Player | Rating | Rank | Tier |\n|---|---|---|---|\n"
+        "| c | 1500.00 | 2 → 3 | Bronze |\n| d | 1500.00 | 2 → 3 | Bronze |\n| b | 1484.00 | 4 → 5 | Bronze |\n\n"
+        "</details>\n")
+    html = python_markdown.markdown(md, extensions=["tables"])
+    assert "<td><strong>new player</strong></td>" in html
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm (GitHub's Markdown parser) is not installed")
+    from cmarkgfm.cmark import Options
+
+    html = cmarkgfm.github_flavored_markdown_to_html(md, options=Options.CMARK_OPT_UNSAFE)
+    # GitHub reads the table inside <details> too (it follows a blank line).
+    assert html.count("<table>") == 3 and html.count("<tr>") == 2 + 3 + 4
+    assert "<summary>3 players moved only in rank (rating unchanged)</summary>" in html
 
 
 def test_tier_change_from_league_toml_alone(two_commits):
@@ -493,8 +524,9 @@ def test_markdown_shows_hostile_names_literally(hostile):
         assert raw not in md
     rows = [line for line in md.splitlines() if line.startswith("| ")]
     assert len(rows) == 2 + 2 + 4
-    # Every table row has exactly its columns: no '|' of a name splits a cell.
-    assert all(row.count("|") == (5 if "Match" in row or row.startswith("| m") else 6) for row in rows), rows
+    # Every table row has exactly its columns: no '|' of a name splits a cell (players: a Note
+    # column, as two of them are new).
+    assert all(row.count("|") == (5 if "Match" in row or row.startswith("| m") else 7) for row in rows), rows
     html = python_markdown.markdown(md, extensions=["tables"])
     assert "<img" not in html and "<b>" not in html and "<strong>x" not in html and "<del>" not in html
     assert "<script" not in html and "<a " not in html
@@ -522,7 +554,7 @@ def test_text_spells_out_control_characters(hostile):
     out = render(hostile, "text")
     assert "\u001b" not in out and "\\u001b[31mred" in out
     # Every line starts with fixed text or a change mark, never with a name.
-    assert all(re.match(r"(Ratings at |Total: |== |\d+ (match|player)|no player's |league\.toml |  [-+~> ]|$)", line)
+    assert all(re.match(r"(Ratings at |Total: |== |\d+ (match|player)|no player's |league\.toml |  [-+~>= ]|$)", line)
                for line in out.splitlines()), out
     assert HOSTILE in out and LINKY in out
 
@@ -561,3 +593,98 @@ def test_compare_is_deterministic_and_pure(two_commits):
     assert empty.leagues == () and render(empty, "csv") == ",".join(CSV_HEADER) + "\n"
     with pytest.raises(RevisionError):
         diff_revisions(repo, "--output=/tmp/x")
+
+
+# --- text and Markdown: new players, rank-only moves, wide characters ---------------------------------
+
+def test_new_players_are_marked_new_and_a_likely_misspelling_named(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    # Kestrel and a draw four times: both stay at 1500, Kestrel with 4 games.
+    draws = "".join(elo_match(f"2024-01-0{d}", "Kestrel", 0.5, "a", 0.5, id=f"m{d}") for d in range(1, 5))
+    commit(repo, {"matches/duel/league.toml": ELO, "matches/duel/2024.toml": draws}, 1)
+    # kestrel beats newcomer b (1500 each: +16 and -16); Kestral and newcomer c draw (1500 each).
+    commit(repo, {"matches/duel/2024.toml": draws + elo_match("2024-02-01", "kestrel", 1, "b", 0, id="k1")
+                  + elo_match("2024-02-02", "Kestral", 0.5, "c", 0.5, id="k2")}, 2)
+    diff = diff_revisions(repo, "HEAD~1", "HEAD")
+    out = render(diff, "text")
+    assert out.split("2 matches added\n")[1].split("\n", 2)[2] == (
+        "2 players changed, 4 added\n"
+        "     player   rating        delta  rank    tier         note\n"
+        "  +  kestrel  - -> 1516.00         - -> 1  - -> Silver  new player; did you mean 'Kestrel' (4 games)?\n"
+        "  +  Kestral  - -> 1500.00         - -> 2  - -> Bronze  new player; did you mean 'Kestrel' (4 games)?\n"
+        "  +  c        - -> 1500.00         - -> 2  - -> Bronze  new player\n"
+        "  +  b        - -> 1484.00         - -> 6  - -> Bronze  new player\n"
+        "2 players moved only in rank, rating unchanged:\n"
+        "  = Kestrel 1 -> 2, a 1 -> 2\n")
+    md = render(diff, "markdown")
+    assert ("| kestrel | - → 1516.00 |  | - → 1 | - → Silver | **new player**; did you mean 'Kestrel' (4 games)? |"
+            in md.splitlines())
+    assert "| c | - → 1500.00 |  | - → 2 | - → Bronze | **new player** |" in md.splitlines()
+    # CSV and JSON keep every row, their columns and their order as before: no notes in them.
+    rows = diff_csv(repo, "HEAD~1", "HEAD")
+    assert players_of(rows) == [
+        ("Kestrel", "changed", "1500.000000", "1500.000000", "0.000000", "1", "2", "Bronze", "Bronze"),
+        ("a", "changed", "1500.000000", "1500.000000", "0.000000", "1", "2", "Bronze", "Bronze"),
+        ("kestrel", "added", "", "1516.000000", "", "", "1", "", "Silver"),
+        ("Kestral", "added", "", "1500.000000", "", "", "2", "", "Bronze"),
+        ("c", "added", "", "1500.000000", "", "", "2", "", "Bronze"),
+        ("b", "added", "", "1484.000000", "", "", "6", "", "Bronze"),
+    ]
+    doc = json.loads(render(diff, "json"))
+    assert [list(p) for p in doc["leagues"][0]["players"]] == [[
+        "player", "change", "rating_before", "rating_after", "delta", "rank_before", "rank_after", "tier_before",
+        "tier_after", "games_before", "games_after"]] * 6
+    assert "did you mean" not in render(diff, "csv") + render(diff, "json")
+
+
+def display_column(line: str, part: str) -> int:
+    """The terminal column where ``part`` starts in ``line``, by the text output's own widths."""
+    from sitegen.diff import _width
+
+    return _width(line[:line.index(part)])
+
+
+def test_text_columns_line_up_by_display_width(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    names = ["김민준", "Zoë", "Ｋａｉ", "e\u0301\u0323z", "Kai\u200b", "Ana"]     # wide, full width, marks, invisible
+    commit(repo, {"matches/duel/league.toml": ELO}, 1)
+    write_files(repo, {"matches/duel/a.toml": "".join(
+        elo_match(f"2024-01-0{i + 1}", name, 1, f"p{i}", 0, id=f"m{i}") for i, name in enumerate(names))})
+    out = render(diff_revisions(repo, "HEAD"), "text")
+    rows = [line for line in out.splitlines() if line.startswith("  +  ") and " -> " in line and "matches/" not in line]
+    assert len(rows) == 12
+    for part in (" -> ", "- -> ", "new player"):
+        assert len({display_column(row, part) for row in rows}) == 1, (part, rows)
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("player"))
+    assert display_column(header, "rating") == display_column(rows[0], "- -> ")
+    assert display_column(header, "note") == display_column(rows[0], "new player")
+    # By hand: the widest name, 김민준 or Ｋａｉ, takes 6 columns.
+    assert display_column(rows[0], "- -> ") == len("  +  ") + 6 + 2
+
+
+@pytest.mark.parametrize("char, width", [("김", 2), ("Ｋ", 2), ("😀", 2), ("a", 1), ("é", 1), ("\u0301", 0),
+                                         ("\u200b", 0), ("\ufe0f", 0), ("\u1161", 0), ("\u20dd", 0)])
+def test_character_widths(char, width):
+    from sitegen.diff import _char_width
+
+    assert _char_width(char) == width
+
+
+def test_rank_only_moves_in_markdown_stay_under_the_cap(tmp_path):
+    repo = init_repo(tmp_path / "repo")
+    # 40 players level at 1500 after draws; then a newcomer wins: 40 players drop a rank, none a point.
+    draws = "".join(elo_match(f"2024-01-01T00:{i:02d}:00", f"p{i:02d}", 0.5, f"q{i:02d}", 0.5, id=f"d{i}")
+                    for i in range(20))
+    commit(repo, {"matches/duel/league.toml": ELO, "matches/duel/d.toml": draws}, 1)
+    write_files(repo, {"matches/duel/w.toml": elo_match("2024-02-01", "new", 1, "other", 0, id="w")})
+    diff = diff_revisions(repo, "HEAD")
+    md = markdown(diff)
+    assert md.count("<details><summary>40 players moved only in rank (rating unchanged)</summary>") == 1
+    assert len(re.findall(r"^\| [pq]\d\d \| 1500\.00 \| 1 → 2 \| Bronze \|$", md, re.M)) == 40
+    small = markdown(diff, limit=MD_RESERVE + 900)
+    assert len(small.encode("utf-8")) < MD_RESERVE + 900
+    assert small.count("<details>") == small.count("</details>")
+    shown = len(re.findall(r"^\| [pq]\d\d \|", small, re.M))
+    left = int(re.search(r"\*\*(\d+) rows left out:\*\*", small).group(1))
+    assert shown < 40 and shown + left == 40
+    assert f"*{40 - shown} of 40 players left out: this summary stays under 1 MiB.*" in small

@@ -94,7 +94,8 @@ players = [
 def test_check_notes_misspelt_names_on_their_lines(make_site):
     root = duel_site(make_site, MISSPELT)
     text = (root / "matches/duel/2024/01.toml").read_text(encoding="utf-8").splitlines()
-    line = {name: next(i + 1 for i, t in enumerate(text) if f'"{name}"' in t) for name in ("kestrel", "Kestral", "Toru")}
+    line = {name: next(i + 1 for i, t in enumerate(text) if f'"{name}"' in t)
+            for name in ("kestrel", "Kestral", "Toru")}
     assert line == {"kestrel": 29, "Kestral": 36, "Toru": 37}
     assert lines_of(root) == [
         "matches/duel/2024/01.toml:29: match #7 (2024-01-7): players[1].name: 'kestrel' plays for the first "
