@@ -4,18 +4,74 @@ from __future__ import annotations
 
 import functools
 import http.server
+import signal
 import sys
 import threading
 import time
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from urllib.parse import urlsplit
 
 from .build import build
 from .config import base_url_problem
 from .problems import InvalidInput
+from .write import Output
 
 WATCHED = ("matches", "content", "templates", "pyproject.toml")
+
+# What ends the preview: Ctrl-C, a service manager or `kill` (SIGTERM), a closed terminal (SIGHUP).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+# Left to finish when a stop signal comes: swapping the new site in and removing a staging
+# folder. Stopped halfway, either would leave a ._site.new-* or ._site.old-* folder behind.
+_UNINTERRUPTED = (Output.commit.__code__, Output.discard.__code__)
+
+
+class Stop(KeyboardInterrupt):
+    """A stop signal, raised in the main thread where it is, so that a build in progress runs
+    its cleanup (its staging folder removed) before the preview ends."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+class _Signals:
+    """While installed, STOP_SIGNALS raise Stop in the main thread; one that comes while a
+    build swaps its folder in or removes one is held until the build returns (``check``)."""
+
+    def __init__(self) -> None:
+        self.pending: int | None = None
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        while frame is not None:
+            if frame.f_code in _UNINTERRUPTED:
+                self.pending = self.pending or signum
+                return
+            frame = frame.f_back
+        raise Stop(signum)
+
+    def check(self) -> None:
+        if self.pending is not None:
+            raise Stop(self.pending)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        # Python lets only the main thread set handlers; elsewhere (an embedding) nothing changes.
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {signum: signal.signal(signum, self.handle) for signum in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+
+_signals = _Signals()
 
 
 def snapshot(root: Path) -> dict[str, float]:
@@ -36,10 +92,12 @@ def rebuild(root: Path, out: Path, base_url: str | None = None) -> bool:
     try:
         build(root, out, base_url=base_url)
     except InvalidInput as exc:
+        _signals.check()
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print("sitegen: not rebuilt; the preview shows the last good build.", file=sys.stderr)
         return False
+    _signals.check()        # a stop held while the new site was swapped in
     print(f"sitegen: rebuilt {out} at {time.strftime('%H:%M:%S')}", file=sys.stderr)
     return True
 
@@ -116,21 +174,27 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
     if problem:
         print(f"--base-url: {problem}", file=sys.stderr)
         return 1
-    rebuild(root, out, base_url)
-    stop = threading.Event()
-    threading.Thread(target=watch, args=(root, out, stop), kwargs={"base_url": base_url}, daemon=True).start()
-    effective = base_url if base_url is not None else configured_base_url(root)
-    prefix = urlsplit(effective).path if effective else "/"
-    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-    # Files are looked up by path on every request, so the folder swapped in by a rebuild is served.
-    handler = type("Handler", (_Handler,), {"prefix": prefix})
-    handler = functools.partial(handler, directory=str(out))
-    with http.server.ThreadingHTTPServer((host, port), handler) as httpd:
-        print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} (Ctrl-C to stop)")
+    _signals.pending = None
+    # Builds run in this, the main thread, where Python delivers signals: a stop interrupts the
+    # build, whose cleanup then runs. The server answers from a thread of its own.
+    with _signals.installed():
         try:
-            httpd.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            stop.set()
+            rebuild(root, out, base_url)
+            effective = base_url if base_url is not None else configured_base_url(root)
+            prefix = urlsplit(effective).path if effective else "/"
+            prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+            # Files are looked up by path on every request, so the folder swapped in by a rebuild is served.
+            handler = type("Handler", (_Handler,), {"prefix": prefix})
+            handler = functools.partial(handler, directory=str(out))
+            with http.server.ThreadingHTTPServer((host, port), handler) as httpd:
+                server = threading.Thread(target=httpd.serve_forever, name="sitegen-serve", daemon=True)
+                server.start()
+                print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} "
+                      "(Ctrl-C to stop)", flush=True)
+                try:
+                    watch(root, out, threading.Event(), base_url=base_url)
+                finally:
+                    httpd.shutdown()
+        except Stop as exc:
+            print(f"sitegen: stopped ({signal.Signals(exc.signum).name})", file=sys.stderr)
     return 0

@@ -1,0 +1,171 @@
+"""`sitegen serve` stopped by a signal: the build in progress cleans up, the preview ends at once.
+
+Each test runs the real command in a child process on a site that takes a few seconds to
+build, signals it while a build writes its staging folder (``._site.new-*`` beside the
+output) or while it serves, and looks at what is left on disk.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, league_toml, write_files
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+PLAYERS = 40
+
+
+def big_site(root: Path, matches: int = 300) -> Path:
+    """A lunaro league of ``matches`` matches among PLAYERS players: a build of a few seconds."""
+    tables = []
+    for i in range(matches):
+        a, b = i % PLAYERS, (i * 7 + 3) % PLAYERS
+        b = (b + 1) % PLAYERS if a == b else b
+        tables.append(f'[[match]]\nplayed = 2024-01-01T00:{i // 60:02d}:{i % 60:02d}Z\n'
+                      f'players = [{{ name = "player {a}", goals = 20, ping = 10 }}, '
+                      f'{{ name = "player {b}", goals = {i % 20}, ping = 20 }}]\n')
+    return write_files(root, {"matches/duel/league.toml": league_toml("lunaro", name="Duel"),
+                              "matches/duel/2024.toml": "\n".join(tables)})
+
+
+class Preview:
+    """`python -m sitegen serve` on a free port, its output in files that the test reads."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.out = root / "_site"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self.stdout = open(root.parent / f"{root.name}.stdout", "w+", encoding="utf-8")
+        self.stderr = open(root.parent / f"{root.name}.stderr", "w+", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0"],
+            stdout=self.stdout, stderr=self.stderr, env=env)
+
+    def staging(self, kinds: tuple[str, ...] = ("new", "old")) -> list[Path]:
+        return sorted(p for p in self.root.iterdir() if re.match(rf"\._site\.({'|'.join(kinds)})-", p.name))
+
+    def wait(self, condition, what: str, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while not condition():
+            assert self.proc.poll() is None, f"serve ended while waiting for {what}: {self.output()}"
+            assert time.monotonic() < end, f"no {what} after {timeout} s: {self.output()}"
+            time.sleep(0.01)
+
+    def port(self) -> int:
+        """Waits for the 'serving' line and returns its port."""
+        found: list[int] = []
+
+        def served() -> bool:
+            self.stdout.seek(0)
+            m = re.search(r"^sitegen: serving .* at http://127\.0\.0\.1:(\d+)/ ", self.stdout.read(), re.M)
+            if m:
+                found.append(int(m.group(1)))
+            return bool(m)
+
+        self.wait(served, "serving line")
+        return found[0]
+
+    def stop(self, signum: int) -> tuple[int, float]:
+        """Sends the signal; (exit code, seconds until the process ended)."""
+        start = time.monotonic()
+        self.proc.send_signal(signum)
+        code = self.proc.wait(timeout=30)
+        return code, time.monotonic() - start
+
+    def output(self) -> str:
+        self.stdout.seek(0)
+        self.stderr.seek(0)
+        return self.stdout.read() + self.stderr.read()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.stdout.close()
+        self.stderr.close()
+
+
+@pytest.fixture
+def preview(tmp_path):
+    started: list[Preview] = []
+
+    def start(root: Path) -> Preview:
+        started.append(Preview(root))
+        return started[-1]
+
+    yield start
+    for p in started:
+        p.close()
+
+
+def get(port: int, path: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_sigterm_during_the_first_build_removes_its_staging_folder(tmp_path, preview):
+    p = preview(big_site(tmp_path / "site"))
+    p.wait(lambda: p.staging(("new",)), "staging folder")
+    time.sleep(0.3)                     # well into the build: pages are being written
+    assert any(p.staging(("new",))[0].iterdir())
+    code, seconds = p.stop(signal.SIGTERM)
+    assert code == 0, p.output()
+    assert seconds < 10
+    assert p.staging() == [] and not p.out.exists()
+    assert p.output().splitlines()[-1] == "sitegen: stopped (SIGTERM)"
+    assert "Traceback" not in p.output()
+
+
+def test_sigterm_during_a_rebuild_keeps_the_last_site_and_removes_the_new_one(tmp_path, preview):
+    root = big_site(tmp_path / "site")
+    p = preview(root)
+    port = p.port()
+    assert p.staging() == [] and (p.out / "index.html").is_file() and get(port, "/") == 200
+    index = (p.out / "index.html").read_bytes()
+    # A changed match file starts a rebuild in the server's main thread.
+    league = root / "matches/duel/2024.toml"
+    league.write_text(league.read_text(encoding="utf-8").replace("goals = 0,", "goals = 1,", 1),
+                      encoding="utf-8")
+    p.wait(lambda: p.staging(("new",)), "staging folder of the rebuild")
+    time.sleep(0.3)
+    code, seconds = p.stop(signal.SIGTERM)
+    assert code == 0 and seconds < 10, p.output()
+    assert p.staging() == []
+    assert (p.out / "index.html").read_bytes() == index        # the last complete build, untouched
+    assert p.output().count("sitegen: rebuilt ") == 1         # the first build only
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_sighup_while_serving_ends_the_preview_at_once(tmp_path, preview):
+    p = preview(big_site(tmp_path / "site", matches=20))
+    port = p.port()
+    assert get(port, "/") == 200 and get(port, "/no-such-page/") == 404
+    code, seconds = p.stop(signal.SIGHUP)
+    assert code == 0 and seconds < 5, p.output()
+    assert p.staging() == [] and (p.out / "index.html").is_file()
+    assert p.output().splitlines()[-1] == "sitegen: stopped (SIGHUP)"
+    with pytest.raises(OSError):
+        get(port, "/")
+
+
+def test_ctrl_c_while_serving_still_exits_0(tmp_path, preview):
+    p = preview(big_site(tmp_path / "site", matches=20))
+    p.port()
+    code, seconds = p.stop(signal.SIGINT)
+    assert code == 0 and seconds < 5, p.output()
+    assert p.staging() == [] and p.output().splitlines()[-1] == "sitegen: stopped (SIGINT)"
