@@ -169,3 +169,43 @@ def test_ctrl_c_while_serving_still_exits_0(tmp_path, preview):
     code, seconds = p.stop(signal.SIGINT)
     assert code == 0 and seconds < 5, p.output()
     assert p.staging() == [] and p.output().splitlines()[-1] == "sitegen: stopped (SIGINT)"
+
+
+# --- in-process: where a stop is raised ----------------------------------------------------------
+
+def test_a_stop_while_the_new_site_is_swapped_in_waits_for_the_swap(tmp_path, monkeypatch):
+    from sitegen import write
+    from sitegen.serve import Stop, _Signals
+
+    out = tmp_path / "_site"
+    first = write.Output(out)
+    first.add("index.html", "one")
+    first.commit()
+    second = write.Output(out)
+    second.add("index.html", "two")
+    removed = []
+
+    def rmtree_signalled(path, *args, **kwargs):
+        # SIGTERM arrives while commit removes the old site: the handler runs here, inside commit.
+        os.kill(os.getpid(), signal.SIGTERM)
+        removed.append(Path(path).name)
+        real_rmtree(path, *args, **kwargs)
+
+    real_rmtree = write.shutil.rmtree
+    signals = _Signals()
+    with signals.installed():
+        monkeypatch.setattr(write.shutil, "rmtree", rmtree_signalled)
+        second.commit()                    # not interrupted
+        monkeypatch.undo()
+        assert signals.pending == signal.SIGTERM
+        with pytest.raises(Stop) as info:
+            signals.check()
+        assert info.value.signum == signal.SIGTERM
+        # Anywhere else the stop is raised where the main thread is.
+        with pytest.raises(Stop):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+    assert len(removed) == 1 and removed[0].startswith("._site.old-")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+    assert (out / "index.html").read_text() == "two"
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL     # the handlers are put back
