@@ -79,7 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port,
-                     base_url=args.base_url)
+                     base_url=args.base_url, repo_url=args.repo_url)
     except OSError as exc:
         print(f"sitegen: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}; "
               "try another --port", file=sys.stderr)
@@ -145,13 +145,15 @@ def parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="preview on 127.0.0.1, rebuilding when a file changes",
                        description="Build the site, serve it on http://127.0.0.1:PORT/ and rebuild whenever "
-                                   "a match, content or template file changes. Ctrl-C stops it.")
+                                   "a match, content or template file changes. Ctrl-C (or SIGTERM/SIGHUP) stops it.")
     common(s)
     s.add_argument("--out", type=_root, help="output folder; default: ROOT/_site")
     s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     s.add_argument("--base-url", help="serve under this URL's path, as the site will be published "
                                       "(https://owner.github.io/repo/ is served at /repo/); "
                                       "default: base_url in [tool.sitegen]")
+    s.add_argument("--repo-url", help="the repository's http(s) URL, for links from match pages to "
+                                      "files and commits; default: repo_url in [tool.sitegen]")
     s.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("diff", help="what a change to the match files does to the ratings",

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from .build import build
 from .config import base_url_problem
+from .provenance import repo_url_problem
 from .problems import InvalidInput
 from .write import Output
 
@@ -88,9 +89,9 @@ def snapshot(root: Path) -> dict[str, float]:
     return stamps
 
 
-def rebuild(root: Path, out: Path, base_url: str | None = None) -> bool:
+def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | None = None) -> bool:
     try:
-        build(root, out, base_url=base_url)
+        build(root, out, base_url=base_url, repo_url=repo_url)
     except InvalidInput as exc:
         _signals.check()
         for problem in exc.problems:
@@ -103,13 +104,13 @@ def rebuild(root: Path, out: Path, base_url: str | None = None) -> bool:
 
 
 def watch(root: Path, out: Path, stop: threading.Event, interval: float = 0.5,
-          base_url: str | None = None) -> None:
+          base_url: str | None = None, repo_url: str | None = None) -> None:
     seen = snapshot(root)
     while not stop.wait(interval):
         now = snapshot(root)
         if now != seen:
             seen = now
-            rebuild(root, out, base_url)
+            rebuild(root, out, base_url, repo_url)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -166,7 +167,7 @@ def configured_base_url(root: Path) -> str:
 
 
 def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
-          base_url: str | None = None) -> int:
+          base_url: str | None = None, repo_url: str | None = None) -> int:
     """The site is served under the path of its base URL (``base_url``, or ``base_url`` in
     [tool.sitegen]), so https://owner.github.io/repo/ is previewed at http://127.0.0.1:PORT/repo/,
     404 page included."""
@@ -174,12 +175,16 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
     if problem:
         print(f"--base-url: {problem}", file=sys.stderr)
         return 1
+    problem = repo_url_problem(repo_url) if repo_url and repo_url.strip() else None
+    if problem:
+        print(f"--repo-url: {problem}", file=sys.stderr)
+        return 1
     _signals.pending = None
     # Builds run in this, the main thread, where Python delivers signals: a stop interrupts the
     # build, whose cleanup then runs. The server answers from a thread of its own.
     with _signals.installed():
         try:
-            rebuild(root, out, base_url)
+            rebuild(root, out, base_url, repo_url)
             effective = base_url if base_url is not None else configured_base_url(root)
             prefix = urlsplit(effective).path if effective else "/"
             prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
@@ -192,7 +197,7 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
                 print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} "
                       "(Ctrl-C to stop)", flush=True)
                 try:
-                    watch(root, out, threading.Event(), base_url=base_url)
+                    watch(root, out, threading.Event(), base_url=base_url, repo_url=repo_url)
                 finally:
                     httpd.shutdown()
         except Stop as exc:

@@ -209,3 +209,15 @@ def test_a_stop_while_the_new_site_is_swapped_in_waits_for_the_swap(tmp_path, mo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
     assert (out / "index.html").read_text() == "two"
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL     # the handlers are put back
+
+
+def test_a_bad_repo_url_stops_serve_before_building(tmp_path):
+    root = tmp_path / "site"
+    (root / "matches").mkdir(parents=True)
+    out = root / "_site"
+    proc = subprocess.run([sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0",
+                           "--repo-url", "ftp://example.org/x"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("--repo-url: must be the repository's absolute http(s) URL")
+    assert not out.exists()
