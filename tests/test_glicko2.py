@@ -480,8 +480,8 @@ def site(make_site, players: str = f'{GOOD}, {{ name = "B", score = 1 }}', *, pa
 @pytest.mark.parametrize("players, field, words", [
     (f'{GOOD}, {{ name = "B" }}', "players[1].score", ("missing", ">= 0")),
     (f'{GOOD}, {{ name = "B", score = -1 }}', "players[1].score", (">= 0", "-1")),
-    (f'{GOOD}, {{ name = "B", score = "12" }}', "players[1].score", ("number",)),
-    (f'{GOOD}, {{ name = "B", score = true }}', "players[1].score", ("number", "True")),
+    (f'{GOOD}, {{ name = "B", score = "12" }}', "players[1].score", ("number", "numbers are written without quotes")),
+    (f'{GOOD}, {{ name = "B", score = true }}', "players[1].score", ("number", "got true")),
     (f'{GOOD}, {{ name = "B", score = inf }}', "players[1].score", ("number",)),
     (GOOD, "players", ("at least 2", "got 1")),
     (f'{GOOD}, {{ name = "B", score = 1, goals = 3 }}', "players[1].goals", ("unknown", "score")),

@@ -411,8 +411,8 @@ def bad_site(make_site, p1=P1, *, extra="", params=""):
     ('{ name = "B", place = 0 }', "players[1].place", 10, ("integer >= 1", "0")),
     ('{ name = "B", place = -1 }', "players[1].place", 10, ("integer >= 1", "-1")),
     ('{ name = "B", place = 1.5 }', "players[1].place", 10, ("integer >= 1", "1.5")),
-    ('{ name = "B", place = "1" }', "players[1].place", 10, ("integer >= 1", "'1'")),
-    ('{ name = "B", place = true }', "players[1].place", 10, ("integer >= 1", "True")),
+    ('{ name = "B", place = "1" }', "players[1].place", 10, ("integer >= 1", 'got the text "1" (numbers are written without quotes)')),
+    ('{ name = "B", place = true }', "players[1].place", 10, ("integer >= 1", "got true")),
     ('{ name = "B", place = 2, score = 1 }', "players[1].score", 10, ("unknown", "name", "place")),
     ('{ place = 2 }', "players[1].name", 10, ("missing",)),
     ('{ name = "A", place = 2 }', "players[1].name", 10, ("once",)),
@@ -428,8 +428,8 @@ def test_bad_players(make_site, p1, field, line, says):
 @pytest.mark.parametrize("extra, says", [
     ('platform = ""', ("non-empty string",)),
     ('platform = "   "', ("non-empty string",)),
-    ("platform = 5", ("string", "integer")),
-    ("platform = [\"pc\"]", ("string", "list")),
+    ("platform = 5", ("string", "got 5")),
+    ("platform = [\"pc\"]", ("string", 'got the list ["pc"]')),
 ])
 def test_bad_platform(make_site, extra, says):
     (p,) = problems_of(bad_site(make_site, extra=extra))

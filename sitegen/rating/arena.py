@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
-    is_int, is_number, non_negative, parse_entries, type_name,
+    is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
 )
 
 TEAM_KEYS = ("won", "players")
+MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
 TEAMS_ALLOWED = "a list of 2 or more team tables like { won = true, players = [...] }"
 
 
@@ -91,14 +92,14 @@ class Arena(MatchSystem):
             ok = False
         elif not (is_int(score_to_win) and score_to_win > 0):
             report(("score_to_win",), f"must be an integer > 0 (the score that wins the game), "
-                                      f"got {score_to_win!r}")
+                                      f"got {value_text(score_to_win)}")
             ok = False
         if "teams" not in raw:
             report(("teams",), f"is missing; must be {TEAMS_ALLOWED}")
             return None
         teams = raw["teams"]
         if not isinstance(teams, list):
-            report(("teams",), f"must be {TEAMS_ALLOWED}, got {type_name(teams)}")
+            report(("teams",), f"must be {TEAMS_ALLOWED}, got {value_text(teams)}")
             return None
         if len(teams) < 2:
             report(("teams",), f"must list at least 2 teams, got {len(teams)}")
@@ -112,18 +113,22 @@ class Arena(MatchSystem):
         for t, team in enumerate(teams):
             at = ("teams", t)
             if not isinstance(team, dict):
-                report(at, f"must be a table like {{ won = true, players = [...] }}, got {type_name(team)}")
+                report(at, f"must be a table like {{ won = true, players = [...] }}, got {value_text(team)}")
                 ok = flags_known = False
                 continue
             for extra in sorted(set(team) - set(TEAM_KEYS)):
-                report(at + (extra,), f"unknown key; allowed keys: {', '.join(TEAM_KEYS)}")
+                # Keys below a [[match.teams]] header belong to the team, the match's own too.
+                misplaced = (f"{extra!r} is a key of the match: write it above the first [[match.teams]] "
+                             "header, or before teams = [...]; ") if extra in MATCH_LEVEL + self.match_keys else ""
+                report(at + (extra,), unknown_key(extra, TEAM_KEYS, kind="teams", system=self.name,
+                                                  hint=misplaced))
                 ok = False
             won = team.get("won")
             if "won" not in team:
                 report(at + ("won",), "is missing; must be true (this team won) or false")
                 ok = flags_known = False
             elif not isinstance(won, bool):
-                report(at + ("won",), f"must be true (this team won) or false, got {won!r}")
+                report(at + ("won",), f"must be true (this team won) or false, got {value_text(won)}")
                 ok = flags_known = False
             elif won:
                 winners.append(t)
@@ -136,7 +141,7 @@ class Arena(MatchSystem):
                 report(at + ("players",), "must list at least 1 player, got 0")
                 ok = False
                 continue
-            parsed = parse_entries(players, report, self.fields, prefix=at, min_count=1)
+            parsed = parse_entries(players, report, self.fields, prefix=at, min_count=1, system=self.name)
             if parsed is None:
                 ok = False
                 continue

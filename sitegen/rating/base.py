@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
+import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import Any, ClassVar, Protocol
 
 
@@ -231,7 +234,7 @@ def normalize_name(value: str) -> str:
 def check_name(value: Any) -> str | None:
     """The problem with a player name, or None when it is valid."""
     if not isinstance(value, str):
-        return f"must be a string (the player's name), got {type_name(value)}"
+        return f"must be a string (the player's name, in quotes), got {value_text(value)}"
     name = normalize_name(value)
     if not name:
         return "must be a non-empty name"
@@ -241,8 +244,129 @@ def check_name(value: Any) -> str | None:
 
 
 def type_name(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+    """The kind of a TOML value in words ("a table", "a time of day"), never a Python type name."""
+    if isinstance(value, bool):
+        return "a true/false value"
+    if isinstance(value, datetime):
+        return "a date-time"
+    if isinstance(value, date):
+        return "a date"
+    if isinstance(value, time):
+        return "a time of day"
+    return {int: "an integer", float: "a number", str: "a string", list: "a list",
+            dict: "a table"}.get(type(value), "nothing")
+
+
+# --- values and keys in messages ---------------------------------------------------
+#
+# A curator reads "got '3'" as the number 3 and "got datetime.time(20, 5)" as noise:
+# values are shown as TOML writes them, with what they are and, for text that looks
+# like a number, a date or a boolean, that quotes are the mistake.
+
+SHOWN_CHARS = 80       # longer text, lists and tables are cut or described, not printed whole
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|inf|nan)\Z")
+_DATE_TEXT = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}")
+
+
+def toml_text(value: Any) -> str:
+    """A value in TOML notation: "text" (escaped), 3, 0.5, true, 2026-03-14, [1, 2], { a = 1 }."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)    # JSON escapes are TOML basic-string escapes
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return repr(value) if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else toml_text(k)} = {toml_text(v)}"
+                          for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    return str(value)
+
+
+def value_text(value: Any) -> str:
+    """What a curator wrote, for "got ...": the value as TOML shows it and what it is.
+
+    ``the text "3" (numbers are written without quotes)``, ``a time of day without a
+    date (20:05:00)``, ``the list [0, "Gold"]``: never a Python repr or type name.
+    """
+    if isinstance(value, str):
+        shown = toml_text(value if len(value) <= SHOWN_CHARS else value[:SHOWN_CHARS - 3] + "…")
+        bare = value.strip()
+        if _NUMBER_TEXT.match(bare):
+            return f"the text {shown} (numbers are written without quotes)"
+        if _DATE_TEXT.match(bare):
+            return f"the text {shown} (dates are written without quotes)"
+        if bare.lower() in ("true", "false"):
+            return f"the text {shown} (true and false are written without quotes, in lower case)"
+        return f"the text {shown}"
+    if isinstance(value, bool) or isinstance(value, (int, float)):
+        return toml_text(value)
+    if isinstance(value, datetime):
+        return f"the date-time {toml_text(value)}"
+    if isinstance(value, date):
+        return f"the date {toml_text(value)}"
+    if isinstance(value, time):
+        return f"a time of day without a date ({toml_text(value)})"
+    if isinstance(value, (list, dict)):
+        kind = "list" if isinstance(value, list) else "table"
+        shown = toml_text(value)
+        if len(shown) <= SHOWN_CHARS:
+            return f"the {kind} {shown}"
+        return f"a list of {len(value)} values" if kind == "list" else f"a table with keys {', '.join(value)}"
+    return "nothing"
+
+
+def close_to(key: str, options: Iterable[str]) -> str | None:
+    """The option a misspelt key most likely stands for (`player` -> `players`), or None."""
+    lowered = {option.lower(): option for option in options}
+    found = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
+
+
+def did_you_mean(key: str, options: Iterable[str]) -> str:
+    """"did you mean 'players'? " for a close option, else ""."""
+    near = close_to(key, options)
+    return f"did you mean {near!r}? " if near is not None and near != key else ""
+
+
+def spec_page(system: str) -> str:
+    return f"see the {system} spec page (spec/{system}/ on the site)"
+
+
+def elsewhere(key: str, kind: str, system: str) -> str:
+    """"'goals' is a key of lunaro players; " when another system has the key ``kind`` is
+    "players" (player fields) or "matches" (match keys) — a match pasted into the wrong league."""
+    from . import SYSTEMS       # the registry imports this module: look it up when needed
+    owners = []
+    for name, cls in SYSTEMS.items():
+        keys = {f.name for f in cls.fields} if kind == "players" else set(cls.match_keys)
+        if name != system and key in keys:
+            owners.append(name)
+    if not owners:
+        return ""
+    return f"{key!r} is a key of {' and '.join(owners)} {kind}; "
+
+
+def unknown_key(key: str, allowed: Sequence[str], *, kind: str = "players", system: str | None = None,
+                hint: str = "") -> str:
+    """The message for a key that is not allowed: a close match, whose key it is, what is allowed.
+
+    ``kind`` names the tables checked ("matches", "players", "teams"); with ``system`` the
+    message names the league's system and its spec page. ``hint`` is the caller's own
+    explanation ("...; "), used when no key is close.
+    """
+    hint = did_you_mean(key, allowed) or hint
+    if system is None:
+        return f"unknown key; {hint}allowed keys: {', '.join(allowed)}"
+    if not hint and kind in ("players", "matches"):
+        hint = elsewhere(key, kind, system)
+    return f"unknown key; {hint}{kind} of this {system} league have: {', '.join(allowed)} — {spec_page(system)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,25 +408,36 @@ class Example:
     teams: bool = False           # players are listed in teams of { won, players }
 
 
+def player_shape(fields: Sequence[Field]) -> str:
+    """A player table as a curator writes it: { name = "...", goals = ..., ping = ... }."""
+    keys = ['name = "..."', *(f"{f.name} = ..." for f in fields if f.required)]
+    return "{ " + ", ".join(keys) + " }"
+
+
 def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
                   key: str = "players", prefix: tuple[str | int, ...] = (),
-                  min_count: int = 2, max_count: int | None = None):
+                  min_count: int = 2, max_count: int | None = None, system: str | None = None):
     """Check a list of player tables; returns (names, entries) or None if it is unusable.
 
-    Every problem is reported, not only the first.
+    Every problem is reported, not only the first. ``system`` names the league's
+    system in messages about keys that do not belong (a match pasted into the wrong league).
     """
     here = prefix + (key,)
+    if max_count == min_count:
+        want = f"exactly {min_count}"
+    elif max_count is None:
+        want = f"at least {min_count}"
+    else:
+        want = f"{min_count} to {max_count}"
     if not isinstance(raw, list):
-        report(here, f"must be a list of player tables, got {type_name(raw)}")
+        shape = f"a list of {want} player{'s' if want != 'at least 1' else ''}, each {player_shape(fields)}"
+        if raw is None:         # TOML has no null: the key is absent (or misspelt, reported on its own)
+            report(here, f"is missing; must be {shape}")
+        else:
+            report(here, f"must be {shape}, got {value_text(raw)}")
         return None
     count = len(raw)
     if count < min_count or (max_count is not None and count > max_count):
-        if max_count == min_count:
-            want = f"exactly {min_count}"
-        elif max_count is None:
-            want = f"at least {min_count}"
-        else:
-            want = f"{min_count} to {max_count}"
         report(here, f"must list {want} players, got {count}")
     names: list[str] = []
     entries: list[dict[str, Any]] = []
@@ -311,11 +446,11 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     for i, player in enumerate(raw):
         at = here + (i,)
         if not isinstance(player, dict):
-            report(at, f"must be a table like {{ name = \"...\", ... }}, got {type_name(player)}")
+            report(at, f"must be a table like {player_shape(fields)}, got {value_text(player)}")
             ok = False
             continue
         for extra in sorted(set(player) - known):
-            report(at + (extra,), f"unknown key; allowed keys: {', '.join(['name', *(f.name for f in fields)])}")
+            report(at + (extra,), unknown_key(extra, ["name", *(f.name for f in fields)], system=system))
             ok = False
         if "name" not in player:
             report(at + ("name",), "is missing; every player needs a name")
@@ -338,7 +473,7 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
                 continue
             value = player[f.name]
             if not f.check(value):
-                report(at + (f.name,), f"must be {f.allowed}, got {value!r}")
+                report(at + (f.name,), f"must be {f.allowed}, got {value_text(value)}")
                 ok = False
             else:
                 entry[f.name] = value

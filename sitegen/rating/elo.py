@@ -69,7 +69,8 @@ class Elo(MatchSystem):
         self.master_rating = master_rating
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
-        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2)
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2,
+                               system=self.name)
         challenger = raw.get("challenger")
         ok = True
         if challenger is not None:

@@ -229,7 +229,7 @@ class Glicko2(MatchSystem):
         self.epsilon = float(epsilon)
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
-        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2)
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, system=self.name)
         return None if parsed is None else ParsedMatch(*parsed)
 
     def periods(self, matches: Sequence[Match]) -> list[tuple[str, int, list[Match]]]:

@@ -74,7 +74,8 @@ class Lunaro(MatchSystem):
         self.ping_influence = ping_influence
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
-        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2)
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2,
+                               system=self.name)
         # Rules across players are checked on every valid field, even if another field is bad.
         entries = parsed[1] if parsed is not None else valid_fields(raw.get("players"), self.fields)
         ok = parsed is not None

@@ -13,7 +13,7 @@ import numpy as np
 
 from .base import (
     BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
-    Reporter, either, is_int, is_number, one_of, parse_entries, positive, type_name,
+    Reporter, either, is_int, is_number, one_of, parse_entries, positive, value_text,
     valid_bands,
 )
 
@@ -87,13 +87,13 @@ class Placement(MatchSystem):
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
         # No maximum: places need not be contiguous (1, 2, 2, 4 or 1, 5), only their order counts.
-        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2)
+        parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, system=self.name)
         extra = {}
         ok = parsed is not None
         if "platform" in raw:
             platform = raw["platform"]
             if not isinstance(platform, str):
-                report(("platform",), f"must be a non-empty string (e.g. \"pc\"), got {type_name(platform)}")
+                report(("platform",), f"must be a non-empty string (e.g. \"pc\"), got {value_text(platform)}")
                 ok = False
             elif not platform.strip():
                 report(("platform",), 'must be a non-empty string (e.g. "pc")')
