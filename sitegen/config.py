@@ -7,7 +7,9 @@ silently to a default (CONTRACT section 2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,7 +18,7 @@ from .load import LeagueSource, SiteSource, TomlFile
 from .problems import Problems
 from .provenance import normalize_repo_url, repo_url_problem
 from .rating import SYSTEMS, System
-from .rating.base import check_name, is_number, normalize_name, type_name
+from .rating.base import check_name, did_you_mean, is_number, normalize_name, type_name, value_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +243,7 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
     """
     src = league.config
     if src is None:
-        return None
+        return _salvaged_config(league)
     data = src.data
     count = len(problems)
 
@@ -250,15 +252,15 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
         problems.add(src.rel, message, line=src.locate(key, *path), field=field)
 
     for key in sorted(set(data) - set(LEAGUE_KEYS)):
-        bad(key, f"unknown key; allowed keys: {', '.join(LEAGUE_KEYS)}")
+        bad(key, _unknown_league_key(key, data, league.slug))
     name = data.get("name")
     if name is None:
         problems.add(src.rel, "is missing; the league's display name is required", field="name", line=1)
     elif not isinstance(name, str) or not name.strip():
-        bad("name", f"must be a non-empty string, got {name!r}")
+        bad("name", f"must be a non-empty string, got {value_text(name)}")
     description = data.get("description", "")
     if not isinstance(description, str):
-        bad("description", f"must be a markdown string, got {type_name(description)}")
+        bad("description", f"must be a markdown string, got {value_text(description)}")
         description = ""
     system_name = data.get("system")
     cls = None
@@ -272,19 +274,19 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
     raw_params = data.get("params", {})
     params: dict[str, Any] = {}
     if not isinstance(raw_params, dict):
-        bad("params", f"must be a table ([params]), got {type_name(raw_params)}")
+        bad("params", f"must be a table ([params]), got {value_text(raw_params)}")
         raw_params = {}
     if cls is not None:
         declared = {p.name: p for p in cls.params}
         for key in sorted(raw_params):
             if key not in declared:
-                bad("params", f"unknown parameter for system {system_name!r}; "
+                bad("params", f"unknown parameter for system {system_name!r}; {did_you_mean(key, declared)}"
                               f"allowed: {', '.join(declared)}", key)
         for p in cls.params:
             if p.name in raw_params:
                 value = raw_params[p.name]
                 if not p.check(value):
-                    bad("params", f"must be {p.allowed}, got {value!r}", p.name)
+                    bad("params", f"must be {p.allowed}, got {value_text(value)}", p.name)
                     params[p.name] = p.default
                     continue
                 params[p.name] = value
@@ -313,16 +315,52 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
     )
 
 
+def _unknown_league_key(key: str, data: dict[str, Any], slug: str) -> str:
+    """An unknown league.toml key, with the likely mistake: a pasted match, a parameter outside [params]."""
+    if key == "match":
+        return (f"unknown key: matches go in their own file in the league folder, such as "
+                f"matches/{slug}/{_month_file(data.get('match'))}, not in league.toml")
+    system = data.get("system")
+    cls = SYSTEMS.get(system) if isinstance(system, str) else None
+    if cls is not None and any(p.name == key for p in cls.params):
+        return f"unknown key; {key!r} is a parameter of {system}: write it under [params]"
+    return f"unknown key; {did_you_mean(key, LEAGUE_KEYS)}league.toml has: {', '.join(LEAGUE_KEYS)}"
+
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")
+
+
+def _month_file(matches: Any) -> str:
+    """The month file of the first pasted match (2026/03-march.toml), by its own date."""
+    first = matches[0] if isinstance(matches, list) and matches else None
+    played = first.get("played") if isinstance(first, dict) else None
+    if isinstance(played, date):        # a datetime is a date too
+        return f"{played.year}/{played.month:02d}-{MONTHS[played.month - 1]}.toml"
+    return "YEAR/MM-month.toml"
+
+
+def _salvaged_config(league: LeagueSource) -> LeagueConfig | None:
+    """A league.toml TOML cannot read (reported as it was read) that names a known system on
+    a line of its own: defaults for the rest, so that its match files are still checked."""
+    cls = SYSTEMS.get(league.salvaged_system) if league.salvaged_system else None
+    if cls is None:
+        return None
+    params = {p.name: p.default for p in cls.params}
+    return LeagueConfig(slug=league.slug, name=league.slug, system_name=cls.name, system=cls(**params),
+                        params=params, explicit=frozenset(), file=f"matches/{league.slug}/league.toml")
+
+
 def _tiers(raw: Any, bad) -> tuple[Tier, ...]:
     allowed = 'a list of [min_rating, "Name"] pairs with increasing min_rating'
     if not isinstance(raw, list):
-        bad("tiers", f"must be {allowed}, got {type_name(raw)}")
+        bad("tiers", f"must be {allowed}, got {value_text(raw)}")
         return ()
     tiers = []
     for i, item in enumerate(raw):
         if not (isinstance(item, list) and len(item) == 2 and is_number(item[0])
                 and isinstance(item[1], str) and item[1].strip()):
-            bad("tiers", f"must be a [min_rating, \"Name\"] pair, got {item!r}", i)
+            bad("tiers", f"must be a [min_rating, \"Name\"] pair, got {value_text(item)}", i)
             continue
         if tiers and item[0] <= tiers[-1].min_rating:
             bad("tiers", f"lower bounds must increase: {item[0]!r} follows {tiers[-1].min_rating!r}", i)
@@ -340,23 +378,26 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
         return Roster()
     data = src.data
     for key in sorted(set(data) - {"players"}):
-        problems.add(src.rel, "unknown key; players.toml holds only [players.\"NAME\"] tables",
-                     line=src.locate(key), field=key)
+        problems.add(src.rel, f"unknown key; {did_you_mean(key, ['players'])}players.toml holds only "
+                              "[players.\"NAME\"] tables", line=src.locate(key), field=key)
     raw = data.get("players", {})
     if not isinstance(raw, dict):
-        problems.add(src.rel, "must be tables like [players.\"NAME\"]", field="players")
+        problems.add(src.rel, f"must be tables like [players.\"NAME\"], got {value_text(raw)}", field="players",
+                     line=src.locate("players"))
         return Roster()
     players: dict[str, PlayerInfo] = {}
     owner: dict[str, str] = {}     # every name and alias -> the player it belongs to
 
-    def claim(name: str, who: str, where: str, line: int | None) -> None:
+    # Lines are looked up only for a problem: locating is a scan of the file, and a
+    # valid players.toml of hundreds of players would pay for it on every check.
+    def claim(name: str, who: str, where: str, line: Callable[[], int | None]) -> None:
         if name in owner and owner[name] != who:
             problems.add(src.rel, f"{name!r} is already used by player {owner[name]!r}; "
                                   "a name or alias may belong to one player only",
-                         line=line, field=where)
+                         line=line(), field=where)
         elif name in owner:
             problems.add(src.rel, f"{name!r} is listed twice for the same player",
-                         line=line, field=where)
+                         line=line(), field=where)
         else:
             owner[name] = who
 
@@ -369,11 +410,12 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
             continue
         name = normalize_name(key)
         if not isinstance(entry, dict):
-            problems.add(src.rel, f"must be a table, got {type_name(entry)}",
+            problems.add(src.rel, f"must be a table, got {value_text(entry)}",
                          line=src.locate("players", key), field=where)
             continue
         for extra in sorted(set(entry) - set(PLAYER_KEYS)):
-            problems.add(src.rel, f"unknown key; allowed keys: {', '.join(PLAYER_KEYS)}",
+            problems.add(src.rel, f"unknown key; {did_you_mean(extra, PLAYER_KEYS)}allowed keys: "
+                                  f"{', '.join(PLAYER_KEYS)}",
                          line=src.locate("players", key, extra), field=f"{where}.{extra}")
         info: dict[str, Any] = {}
         for text_key in ("platform", "region"):
@@ -381,15 +423,15 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
                 if isinstance(entry[text_key], str) and entry[text_key].strip():
                     info[text_key] = entry[text_key].strip()
                 else:
-                    problems.add(src.rel, f"must be a non-empty string, got {entry[text_key]!r}",
+                    problems.add(src.rel, f"must be a non-empty string, got {value_text(entry[text_key])}",
                                  line=src.locate("players", key, text_key), field=f"{where}.{text_key}")
         aliases: list[str] = []
         raw_aliases = entry.get("aliases", [])
         if not isinstance(raw_aliases, list):
-            problems.add(src.rel, f"must be a list of names, got {type_name(raw_aliases)}",
+            problems.add(src.rel, f"must be a list of names, got {value_text(raw_aliases)}",
                          line=src.locate("players", key, "aliases"), field=f"{where}.aliases")
             raw_aliases = []
-        claim(name, name, where, src.locate("players", key))
+        claim(name, name, where, lambda key=key: src.locate("players", key))
         for i, alias in enumerate(raw_aliases):
             problem = check_name(alias)
             if problem:
@@ -397,7 +439,7 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
                              field=f"{where}.aliases[{i}]")
                 continue
             alias = normalize_name(alias)
-            claim(alias, name, f"{where}.aliases[{i}]", src.locate("players", key, "aliases"))
+            claim(alias, name, f"{where}.aliases[{i}]", lambda key=key: src.locate("players", key, "aliases"))
             aliases.append(alias)
         players[name] = PlayerInfo(name, info.get("platform"), info.get("region"), tuple(aliases))
     canonical = {alias: p.name for p in players.values() for alias in p.aliases}

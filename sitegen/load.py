@@ -6,6 +6,8 @@ the file it came from, so later stages can report problems by file and line.
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -41,6 +43,9 @@ class LeagueSource:
     folder: Path
     config: TomlFile | None
     match_files: tuple[TomlFile, ...]
+    # The system a league.toml that is not valid TOML names on a line of its own: its
+    # match files are still checked, so one syntax error does not hide their problems.
+    salvaged_system: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +75,8 @@ def read_toml(root: Path, path: Path, problems: Problems) -> TomlFile | None:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        line = int(m.group(1)) if m else None
-        if m:
-            msg = msg[: m.start()].rstrip()
-        problems.add(name, f"invalid TOML: {msg}", line=line)
+        line, message = explain_syntax_error(text, str(exc))
+        problems.add(name, f"invalid TOML: {message}; {READING_STOPS}", line=line)
         return None
     return TomlFile(path, name, text, data)
 
@@ -98,21 +99,54 @@ def load_site(root: Path, problems: Problems) -> SiteSource:
     players = None
     leagues: list[LeagueSource] = []
     if not matches.is_dir():
-        problems.add("matches", "folder not found: a site needs a matches/ folder with one folder per league")
+        problems.add("matches", f"folder not found: a site needs a matches/ folder with one folder per league; "
+                                f"{_where_to_run(root)}")
     else:
         if (matches / "players.toml").is_file():
             players = read_toml(root, matches / "players.toml", problems)
-        for folder in sorted(p for p in matches.iterdir() if p.is_dir()):
-            if folder.name.startswith("."):
+        folders = sorted(p for p in matches.iterdir() if p.is_dir() and not p.name.startswith("."))
+        with_config = [p.name for p in folders if (p / "league.toml").is_file()]
+        for folder in folders:
+            leagues.append(_load_league(root, folder, with_config, problems))
+        for stray in sorted(p for p in matches.iterdir() if p.is_file() and not p.name.startswith(".")):
+            if stray.name == "players.toml":
                 continue
-            leagues.append(_load_league(root, folder, problems))
-        for stray in sorted(p for p in matches.iterdir() if p.is_file() and p.suffix == ".toml"):
-            if stray.name != "players.toml":
+            if stray.name.endswith(".toml"):
                 problems.add(rel(root, stray), "match files belong in a league folder: matches/<league>/...")
+            elif _almost_toml(stray.name):
+                problems.add(rel(root, stray), _not_read(stray.name))
     return SiteSource(root, settings, "pyproject.toml", players, tuple(leagues))
 
 
-def _load_league(root: Path, folder: Path, problems: Problems) -> LeagueSource:
+def _where_to_run(root: Path) -> str:
+    """How to point sitegen at the site: the folder above that holds matches/, if there is one."""
+    advice = "run sitegen from the site's top folder (the one holding matches/) or pass --root DIR"
+    try:
+        above = next((p for p in root.resolve().parents if (p / "matches").is_dir()), None)
+    except OSError:
+        above = None
+    if above is None:
+        return advice
+    try:
+        shown = os.path.relpath(above)
+    except ValueError:          # another drive
+        shown = str(above)
+    return f"{advice}; {shown} holds matches/ (--root {shown})"
+
+
+def _almost_toml(name: str) -> bool:
+    """A name meant as a match file that is not read: .TOML, .Toml, 04-april.toml.txt."""
+    lower = name.lower()
+    return (lower.endswith(".toml") and not name.endswith(".toml")) or ".toml." in lower
+
+
+def _not_read(name: str) -> str:
+    cut = name.lower().index(".toml")
+    return (f"is not read: match files must end in .toml (lower case); rename it to {name[:cut]}.toml "
+            "if it holds matches")
+
+
+def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problems) -> LeagueSource:
     slug = folder.name
     if not LEAGUE_SLUG.match(slug):
         problems.add(rel(root, folder),
@@ -120,18 +154,51 @@ def _load_league(root: Path, folder: Path, problems: Problems) -> LeagueSource:
                      "and '-', starting with a letter or digit")
     config_path = folder / "league.toml"
     config = None
+    salvaged = None
     if config_path.is_file():
         config = read_toml(root, config_path, problems)
+        if config is None:
+            salvaged = _salvage_system(config_path)
     else:
-        problems.add(rel(root, folder), "league.toml not found: every league folder needs one")
+        near = difflib.get_close_matches(slug, [name for name in leagues if name != slug], n=1, cutoff=0.75)
+        hint = f"; did you mean matches/{near[0]}/?" if near else ""
+        problems.add(rel(root, folder), "league.toml not found: every league folder needs one (name and "
+                                        f"system), and its match files are not checked without it{hint}")
+    files: list[Path] = []
+    for p in folder.rglob("*"):
+        inside = p.relative_to(folder)
+        if not p.is_file() or _hidden(inside) or p.name == "league.toml":
+            continue
+        if p.name.endswith(".toml"):
+            files.append(p)
+        elif _almost_toml(p.name):
+            problems.add(rel(root, p), _not_read(p.name))
     # History order compares paths relative to the league folder as strings.
-    files = sorted(
-        (p for p in folder.rglob("*.toml")
-         if p.is_file() and p.name != "league.toml" and not _hidden(p.relative_to(folder))),
-        key=lambda p: p.relative_to(folder).as_posix(),
-    )
+    files.sort(key=lambda p: p.relative_to(folder).as_posix())
     parsed = tuple(f for f in (read_toml(root, p, problems) for p in files) if f is not None)
-    return LeagueSource(slug, folder, config, parsed)
+    return LeagueSource(slug, folder, config, parsed, salvaged)
+
+
+def _salvage_system(path: Path) -> str | None:
+    """`system = "..."` on a line of its own before any table, in a league.toml TOML cannot read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    # Lines that start outside strings and brackets, up to the first table header.
+    starts = [0] + [j + 1 for j, c, depth in _scan(text, 0, len(text)) if c == "\n" and depth == 0]
+    for start in starts:
+        end = text.find("\n", start)
+        line = text[start:len(text) if end < 0 else end].rstrip("\r")
+        if line.lstrip().startswith("["):
+            return None
+        if re.match(r"[ \t]*system[ \t]*=", line):
+            try:
+                value = tomllib.loads(line).get("system")
+            except tomllib.TOMLDecodeError:
+                return None
+            return value if isinstance(value, str) else None
+    return None
 
 
 def _hidden(relpath: Path) -> bool:
@@ -153,24 +220,45 @@ def _line_of(text: str, pos: int) -> int:
 
 def _skip_string(text: str, i: int) -> int:
     """Given text[i] is a quote, return the index just after the string."""
+    return _string_end(text, i)[0]
+
+
+def _string_end(text: str, i: int) -> tuple[int, bool]:
+    """Given text[i] is a quote: the index just after the string, and whether it is closed.
+
+    An unclosed one-line string ends at its line's end, an unclosed multi-line one at the end.
+    """
     q = text[i]
     if text.startswith(q * 3, i):
-        end = text.find(q * 3, i + 3)
-        if end < 0:
-            return len(text)
-        end += 3
-        while end < len(text) and text[end] == q:  # """a"""" style endings
-            end += 1
-        return end
+        j = i + 3
+        while True:
+            end = text.find(q * 3, j)
+            if end < 0:
+                return len(text), False
+            if q == '"' and _escaped(text, i + 3, end):
+                j = end + 1
+                continue
+            end += 3
+            while end < len(text) and text[end] == q:  # """a"""" style endings
+                end += 1
+            return end, True
     j = i + 1
     while j < len(text) and text[j] != "\n":
-        if q == '"' and text[j] == "\\":
+        if q == '"' and text[j] == "\\" and text[j + 1:j + 2] != "\n":
             j += 2
             continue
         if text[j] == q:
-            return j + 1
+            return j + 1, True
         j += 1
-    return j
+    return j, False
+
+
+def _escaped(text: str, start: int, pos: int) -> bool:
+    """Whether text[pos] follows an odd number of backslashes (after start)."""
+    n = 0
+    while pos - n - 1 >= start and text[pos - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
 
 
 def _scan(text: str, start: int, end: int):
@@ -375,3 +463,217 @@ def locate(text: str, path: tuple[str | int, ...], table: tuple[str, int] | None
                 start += 1
         prefix = ""
     return line
+
+
+# --- explaining TOML syntax errors -----------------------------------------------
+#
+# tomllib stops at the first error and says what its parser expected ("Invalid
+# value (at end of document)"), not what the curator got wrong. The tokenizer above
+# finds the usual causes: a quote or bracket never closed, a date TOML cannot read.
+
+READING_STOPS = "reading stops at the first syntax error, so this file's other problems show once it is fixed"
+_AT = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)\Z")
+_STRING_ERRORS = re.compile(r"(Illegal character|Found invalid character) '\\[nr]'|Unterminated string|Expected \"'")
+_HEADER_ERRORS = ("Expected ']'", "Expected ']]'")
+_BARE_WORD = re.compile(r"[A-Za-z_][\w.-]*")
+DATE_TOKEN = re.compile(r"""
+    (?P<a>\d{1,4})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)(?P<c>\d{1,4})
+    (?:[Tt ](?P<h>\d{1,2}):(?P<mi>\d{1,2})(?::(?P<s>\d{1,2})(?P<frac>\.\d+)?)?
+       (?P<off>[Zz]|[+-]\d{1,2}:?\d{2})?)?
+  | (?P<lone>\d{1,2}:\d{1,2}(?::\d{1,2})?)""", re.X)
+DATE_FORMS = ("a date-time with seconds and the UTC offset, such as 2026-03-14T20:05:00+01:00, "
+              "or a date, such as 2026-03-14 (year-month-day)")
+
+
+def explain_syntax_error(text: str, error: str) -> tuple[int | None, str]:
+    """The line and a curator's words for tomllib's ``error`` in ``text``; tomllib's own as the fallback."""
+    m = _AT.search(error)
+    message = error[: m.start()] if m else error
+    line = int(m.group(1)) if m and m.group(1) else None
+    pos = len(text)
+    if line is not None:
+        pos = _line_start(text, line) + int(m.group(2)) - 1
+    if message.startswith(_HEADER_ERRORS):
+        return line, message                    # a table header: tomllib says it well
+    kind, at = _unbalanced(text)
+    if kind == "string" and at <= pos and _STRING_ERRORS.match(message):
+        opened = _line_of(text, at)
+        quote = text[at] * 3 if text.startswith(text[at] * 3, at) else text[at]
+        if len(quote) == 3:
+            return opened, f"the text opened with {quote} on line {opened} is never closed; end it with {quote}"
+        end = text.find("\n", at)
+        start = text[at:len(text) if end < 0 else end].rstrip("\r")
+        shown = start if len(start) <= 16 else start[:15] + "…"
+        return opened, (f"the quoted text on line {opened} has no closing quote (it starts {shown}); add the "
+                        f"closing {quote} where the text ends, on the same line")
+    if kind == "open" and at <= pos:
+        opened = _line_of(text, at)
+        return opened, f"the {text[at]!r} opened on line {opened} is never closed; close it after its last value"
+    if kind == "close" and at <= pos:
+        return _line_of(text, at), (f"the {text[at]!r} on line {_line_of(text, at)} closes nothing: a "
+                                    f"{'[' if text[at] == ']' else '{'!r} is missing before it, or it is one too many")
+    if kind != "string" and line is not None:
+        brace = _multiline_brace(text, pos)
+        if brace is not None:
+            opened, closed = _line_of(text, brace[0]), _line_of(text, brace[1])
+            return opened, (f"a table in braces {{ ... }} must be on one line: the '{{' on line {opened} "
+                            f"closes on line {closed}")
+        hint = _value_hint(text, line, pos)
+        if hint:
+            return line, hint
+    return line, message
+
+
+def _line_start(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return len(text)
+        pos = nl + 1
+    return pos
+
+
+def _unbalanced(text: str) -> tuple[str | None, int]:
+    """The first quote or bracket left open, or bracket closing nothing: (kind, index).
+
+    kind is "string" (a quote never closed), "open" (a '[' or '{' never closed) or
+    "close" (a ']' or '}' without its opener); (None, -1) when all are balanced.
+    """
+    stack: list[int] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            end, closed = _string_end(text, i)
+            if not closed:
+                return "string", i
+            i = end
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        if c in "[{":
+            stack.append(i)
+        elif c in "]}":
+            if not stack:
+                return "close", i
+            opener = stack.pop()
+            if "[{".index(text[opener]) != "]}".index(c):
+                return "open", opener
+        i += 1
+    if stack:
+        return "open", stack[-1]        # the innermost: it is the first to close
+    return None, -1
+
+
+def _multiline_brace(text: str, pos: int) -> tuple[int, int] | None:
+    """The '{' and '}' of an inline table around ``pos`` that spans lines (TOML 1.0 forbids it)."""
+    stack: list[int] = []
+    for j, c, _ in _scan(text, 0, len(text)):
+        if c in "[{":
+            stack.append(j)
+        elif c in "]}" and stack:
+            opener = stack.pop()
+            if c == "}" and text[opener] == "{" and opener < pos <= j and "\n" in text[opener:j]:
+                return opener, j
+    return None
+
+
+def _value_hint(text: str, line: int, pos: int) -> str | None:
+    """A date TOML cannot read, or text without quotes, as the value at the error."""
+    start = _line_start(text, line)
+    end = text.find("\n", start)
+    row = text[start:len(text) if end < 0 else end]
+    for eq in re.finditer(r"=[ \t]*", row):
+        value_at = start + eq.end()
+        if value_at > pos:
+            break
+        rest = row[eq.end():]
+        date = DATE_TOKEN.match(rest)
+        if date and not reads_as_toml(date.group(0)):
+            return date_advice(date)
+        word = _BARE_WORD.match(rest)
+        if word and value_at == pos and word.group(0) not in ("true", "false", "inf", "nan"):
+            return (f"{word.group(0)} is not a TOML value: text is written in quotes, "
+                    f"\"{word.group(0)}\"")
+    return None
+
+
+def reads_as_toml(value: str) -> bool:
+    try:
+        tomllib.loads(f"v = {value}")
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def date_advice(found: re.Match) -> str:
+    """What is wrong with a date-like value TOML cannot read, and how to write it."""
+    token = found.group(0)
+    if found.group("lone"):
+        return f"{token} is not a value TOML can read: a time needs a date before it; write {DATE_FORMS}"
+    why, fix = date_fix(found)
+    reason = f" ({'; '.join(why)})" if why else ""
+    if fix is None:
+        return f"{token} is not a date TOML can read{reason}; write {DATE_FORMS}"
+    if "T" not in fix:
+        return (f"{token} is not a date TOML can read{reason}; write {fix} (or with the time, seconds "
+                f"included, such as {fix}T20:05:00+01:00)")
+    if not re.search(r"(Z|[+-]\d\d:\d\d)\Z", fix):
+        # Without an offset TOML's time is local, which a site takes as UTC (CONTRACT section 3).
+        return (f"{token} is not a date TOML can read{reason}; write {fix}+01:00, with the UTC offset of the "
+                f"time's zone (Z for UTC), or the date alone, {fix[:10]}")
+    return f"{token} is not a date TOML can read{reason}; write {fix} (or the date alone, {fix[:10]})"
+
+
+def date_fix(found: re.Match) -> tuple[list[str], str | None]:
+    """The reasons a date-like value fails, and the value TOML reads, when it is unambiguous."""
+    why: list[str] = []
+    a, b, c, sep = found.group("a"), found.group("b"), found.group("c"), found.group("sep")
+    ymd: tuple[int, int, int] | None = None
+    if len(a) == 4 and sep == "-":
+        y, m, d = int(a), int(b), int(c)
+        if m > 12 and d <= 12:
+            why.append(f"there is no month {m}: dates are year-month-day")
+            m, d = d, m
+        ymd = (y, m, d)
+    else:
+        why.append("dates are written year-month-day, with '-'")
+        if len(c) == 4:
+            first, second = int(a), int(b)
+            if first > 12 >= second:
+                ymd = (int(c), second, first)
+            elif second > 12 >= first:
+                ymd = (int(c), first, second)
+        elif len(a) == 4:
+            ymd = (int(a), int(b), int(c))
+    if ymd is not None and (len(b) < 2 or len(c) < 2) and sep == "-" and len(a) == 4:
+        why.append("month and day have two digits")
+    fix = None
+    if ymd is not None:
+        y, m, d = ymd
+        fix = f"{y:04d}-{m:02d}-{d:02d}"
+        if not reads_as_toml(fix):
+            why.append("there is no such day")
+            fix = None
+    if found.group("h") is not None:
+        h, mi = int(found.group("h")), int(found.group("mi"))
+        s = found.group("s")
+        if s is None:
+            why.append("the time needs seconds")
+        if h > 23 or mi > 59 or (s is not None and int(s) > 60):
+            why.append("the time is not a time of day")
+            fix = None
+        off = found.group("off") or ""
+        if off and off not in "Zz":
+            sign, digits = off[0], off[1:].replace(":", "")
+            if ":" not in off:
+                why.append("the UTC offset is written with ':', such as +01:00")
+            off = f"{sign}{int(digits[:-2]):02d}:{digits[-2:]}"
+        if fix is not None:
+            fix += f"T{h:02d}:{mi:02d}:{int(s or 0):02d}{found.group('frac') or ''}{off}"
+    if fix is not None and not reads_as_toml(fix):
+        fix = None
+    return why, fix

@@ -7,14 +7,16 @@ own part (players, teams, system keys) through ``System.parse_match``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from datetime import date, datetime, time, timezone
 from typing import Any
 
 from .config import LeagueConfig, Roster
-from .load import LeagueSource, TomlFile
+from .load import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from .problems import Problems
-from .rating.base import Match, type_name
+from .rating.base import Match, did_you_mean, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ID = 64
@@ -40,6 +42,21 @@ def to_utc(value: Any) -> datetime | None:
     return None
 
 
+def unquoted_date(value: Any) -> str:
+    """For a date written in quotes: how to write ``played`` so that TOML reads a date."""
+    bare = value.strip() if isinstance(value, str) else ""
+    found = DATE_TOKEN.fullmatch(bare)
+    if found is None or found.group("lone"):
+        return ""
+    fix = bare if reads_as_toml(bare) else date_fix(found)[1]
+    if fix is None:
+        return ""
+    if "T" in fix and not re.search(r"(Z|[+-]\d\d:\d\d)\Z", fix):
+        # Without an offset the time is taken as UTC: most curators mean their own zone.
+        return f"; write played = {fix}+01:00, with the UTC offset of the time's zone (Z for UTC)"
+    return f"; write played = {fix}"
+
+
 def default_id(league_rel: str, position: int) -> str:
     """`2024/week-03.toml`, 2nd match -> `2024-week-03-2` (CONTRACT section 3)."""
     stem = league_rel[: -len(".toml")] if league_rel.endswith(".toml") else league_rel
@@ -52,7 +69,7 @@ def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
     system = config.system
     allowed = COMMON_KEYS + system.match_keys
     keyed: list[tuple[tuple, Match]] = []
-    seen_ids: dict[str, str] = {}
+    seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
     for f in source.match_files:
         league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
         keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, problems))
@@ -61,14 +78,15 @@ def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
 
 
 def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
-                  allowed: tuple[str, ...], seen_ids: dict[str, str], problems: Problems):
+                  allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], problems: Problems):
     data = f.data
     for key in sorted(set(data) - {"match"}):
-        problems.add(f.rel, "unknown key; a match file holds only [[match]] tables",
-                     line=f.locate(key), field=key)
+        problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
+                            "[[match]] tables", line=f.locate(key), field=key)
     raw_matches = data.get("match", [])
     if not isinstance(raw_matches, list):
-        problems.add(f.rel, "must be [[match]] tables", line=f.locate("match"), field="match")
+        problems.add(f.rel, f"must be [[match]] tables, got {value_text(raw_matches)}", line=f.locate("match"),
+                     field="match")
         return []
     if not raw_matches and not (set(data) - {"match"}):
         problems.add(f.rel, "holds no [[match]] table; remove the file or add a match")
@@ -80,7 +98,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         fallback_id = default_id(league_rel, position)
         label = f"#{position}"
         if not isinstance(raw, dict):
-            problems.add(f.rel, f"must be a table, got {type_name(raw)}", line=f.locate(table=table),
+            problems.add(f.rel, f"must be a table, got {value_text(raw)}", line=f.locate(table=table),
                          match=label)
             continue
         explicit = raw.get("id")
@@ -95,23 +113,23 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
                          field=_field(path))
 
         for key in sorted(set(raw) - set(allowed)):
-            report((key,), f"unknown key; allowed keys: {', '.join(allowed)}")
+            report((key,), unknown_key(key, allowed, kind="matches", system=config.system_name))
 
         match_id = fallback_id
         if explicit is not None:
             if not isinstance(explicit, str) or not MATCH_ID.match(explicit) or len(explicit) > MAX_ID:
                 report(("id",), f"must be a string of letters, digits, '.', '_' and '-', starting with a "
-                                f"letter or digit, at most {MAX_ID} characters; got {explicit!r}")
+                                f"letter or digit, at most {MAX_ID} characters; got {value_text(explicit)}")
             else:
                 match_id = explicit
         if len(match_id) > MAX_ID and explicit is None:
             report(("id",), f"the default id {match_id!r} is longer than {MAX_ID} characters; "
                             "give the match an explicit id")
         if match_id in seen_ids:
-            report(("id",), f"duplicate match id {match_id!r}, already used in {seen_ids[match_id]}; "
+            report(("id",), f"duplicate match id {match_id!r}, already used in {seen_ids[match_id]()}; "
                             "ids must be unique within the league")
         else:
-            seen_ids[match_id] = f.rel
+            seen_ids[match_id] = partial(_first_use, f, index, match_id == explicit)
 
         played = None
         if "played" not in raw:
@@ -121,21 +139,23 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
             played = to_utc(raw["played"])
             if played is None:
                 report(("played",), f"must be a TOML date-time (2024-05-01T19:30:00+02:00, "
-                                    f"2024-05-01T19:30:00) or date (2024-05-01), got {raw['played']!r}")
+                                    f"2024-05-01T19:30:00) or date (2024-05-01), got "
+                                    f"{value_text(raw['played'])}{unquoted_date(raw['played'])}")
         notes = raw.get("notes")
         if notes is not None and not isinstance(notes, str):
-            report(("notes",), f"must be a string, got {type_name(notes)}")
+            report(("notes",), f"must be a string (text in quotes), got {value_text(notes)}")
 
         parsed = config.system.parse_match(raw, report)
         if parsed is not None:
             names = tuple(roster.resolve(n) for n in parsed.names)
+            paths = parsed.name_paths or tuple(("players", i, "name") for i in range(len(names)))
             seen: dict[str, int] = {}
             for i, (written, name) in enumerate(zip(parsed.names, names)):
                 if name in seen:
                     via = f" (alias of {name!r})" if written != name else ""
-                    report(parsed.name_paths[i] if parsed.name_paths else ("players", i, "name"),
-                           f"{written!r}{via} already plays in this match as player {seen[name] + 1}; "
-                           "a player may appear only once")
+                    # The other entry by its field path, counted from 0 like the field itself.
+                    report(paths[i], f"{written!r}{via} is already listed as {_field(paths[seen[name]][:-1])}; "
+                                     "a player may appear only once in a match")
                 else:
                     seen[name] = i
             extra = dict(parsed.extra)
@@ -152,6 +172,18 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m))
     return out
+
+
+def _first_use(f: TomlFile, index: int, explicit: bool) -> str:
+    """FILE:LINE of a match's id: an explicit id's own line, else where the match's table starts.
+
+    Looked up only for a duplicate: locating scans the file.
+    """
+    line = f.locate("id", table=("match", index)) if explicit else None
+    if line is None:
+        starts = f.table_lines("match")
+        line = starts[index] if index < len(starts) else f.locate(table=("match", index))
+    return f"{f.rel}:{line}" if line else f.rel
 
 
 def _field(path: tuple[str | int, ...]) -> str:

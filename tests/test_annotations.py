@@ -31,6 +31,7 @@ HOSTILE = {
 }
 ID_RULE = ("must be a string of letters, digits, '.', '_' and '-', starting with a letter or digit, "
            "at most 64 characters; got ")
+HOSTILE_SHOWN = f'the text "{HOSTILE_ID}"'     # how a message shows the id a curator wrote
 
 
 @pytest.fixture
@@ -183,7 +184,7 @@ def test_hostile_text_is_escaped(make_site, github, capsys):
     title = "sitegen%3A match 'x%2Cy%3A 100%25 %3A%3Aerror%3A%3Apwned ☃ ##[set-output name=a]b' (#1)%2C field"
     assert out == [
         f"::error file=matches/duel/a%2Cb%3Ac%25.toml,line=2,title={title} id::"
-        f"{ID_RULE}'x,y: 100%25 ::error::pwned ☃ ##[set-output name=a]b'",
+        f"{ID_RULE}the text \"x,y: 100%25 ::error::pwned ☃ ##[set-output name=a]b\"",
         f"::error file=matches/duel/a%2Cb%3Ac%25.toml,line=4,title={title} players[0].goals::"
         "must be an integer 0..22, got 30",
         "::error file=matches/duel/empty.toml,title=sitegen::holds no [[match]] table; remove the file or add a match",
@@ -231,7 +232,7 @@ def test_stderr_lines_are_read_without_workflow_commands(make_site, tmp_path):
     lines = done.stdout.splitlines()
     token = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", lines[0]).group(1)
     assert lines[1:5] == [
-        f"matches/duel/a,b:c%.toml:2: match {HOSTILE_ID!r} (#1): id: {ID_RULE}{HOSTILE_ID!r}",
+        f"matches/duel/a,b:c%.toml:2: match {HOSTILE_ID!r} (#1): id: {ID_RULE}{HOSTILE_SHOWN}",
         f"matches/duel/a,b:c%.toml:4: match {HOSTILE_ID!r} (#1): players[0].goals: must be an integer 0..22, got 30",
         "matches/duel/empty.toml: holds no [[match]] table; remove the file or add a match",
         "sitegen: 3 problems found.",
@@ -282,8 +283,8 @@ def test_job_summary_lists_every_problem_escaped(make_site, github, capsys, tmp_
     code, out, _ = run(capsys, "check", "--root", str(root))
     assert code == 1
     assert out == ["::error file=site/matches/duel/2024.toml,line=3,title=sitegen%3A match #1 (2024-1)%2C "
-                   "field players[1].name::'<script>|`x`' already plays in this match as player 1; "
-                   "a player may appear only once"]
+                   "field players[1].name::'<script>|`x`' is already listed as players[0]; "
+                   "a player may appear only once in a match"]
     assert summary.read_text(encoding="utf-8") == (
         "earlier step\n"
         "### sitegen: 1 problem in the input\n"
@@ -291,7 +292,8 @@ def test_job_summary_lists_every_problem_escaped(make_site, github, capsys, tmp_
         "| File | Line | Match | Field | Problem |\n"
         "|---|---:|---|---|---|\n"
         "| site\\/matches\\/duel\\/2024\\.toml | 3 | \\#1 \\(2024\\-1\\) | players\\[1\\]\\.name | "
-        "\\'&lt;script&gt;\\|\\`x\\`\\' already plays in this match as player 1\\; a player may appear only once |\n"
+        "\\'&lt;script&gt;\\|\\`x\\`\\' is already listed as players\\[0\\]\\; a player may appear only once in a "
+        "match |\n"
         "\n")
 
 

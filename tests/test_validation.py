@@ -158,7 +158,7 @@ CASES = {
                               LU_M, 3, None, ("invalid TOML",)),
     "toml syntax error at the end": Case({"matches/lu/league.toml": LU_LEAGUE,
                                           "matches/lu/m.toml": '[[match]]\nplayers = [ { name = "A" }\n'},
-                                         LU_M, None, None, ("invalid TOML", "Unclosed")),
+                                         LU_M, 2, None, ("invalid TOML", "'[' opened on line 2 is never closed")),
     "invalid utf-8": Case({"matches/lu/league.toml": LU_LEAGUE,
                            "matches/lu/m.toml": b'[[match]]\nnotes = "caf\xe9"\n'}, LU_M, None, None, ("UTF-8",)),
     "file with no match": Case({**lu(), "matches/lu/empty.toml": "# nothing yet\n"}, "matches/lu/empty.toml",
@@ -571,3 +571,360 @@ def test_comments_between_array_elements_do_not_shift_the_line(make_site):
     })
     [problem] = problems_of(root)
     assert (problem.line, problem.field) == (7, "players[1].goals")
+
+
+# --- messages a newcomer can act on: the exact line for each common mistake -------------------
+
+STOPS = "reading stops at the first syntax error, so this file's other problems show once it is fixed"
+TWO = '  { name = "Kestrel", goals = 20, ping = 0 },\n  { name = "Ana", goals = 14, ping = 80 },\n'
+
+
+def lines_of(make_site, files: dict[str, str | bytes]) -> list[str]:
+    return [str(p) for p in problems_of(make_site(files))]
+
+
+@pytest.mark.parametrize("text, line", [
+    # a quote never closed: tomllib says "Illegal character '\n'"
+    ('[[match]]\nplayed = 2026-03-14\nplayers = [\n  { name = "Kestrel, goals = 20, ping = 0 },\n'
+     '  { name = "Ana", goals = 14, ping = 80 },\n]\n',
+     'matches/lu/m.toml:4: invalid TOML: the quoted text on line 4 has no closing quote (it starts '
+     '"Kestrel, goals…); add the closing " where the text ends, on the same line; ' + STOPS),
+    ('[[match]]\nnotes = """Final.\nplayed = 2026-03-14\n',
+     'matches/lu/m.toml:2: invalid TOML: the text opened with """ on line 2 is never closed; end it with """; '
+     + STOPS),
+    # a ']' never written: tomllib says "Invalid value (at end of document)", with no line
+    ('[[match]]\nplayed = 2026-03-14\nplayers = [\n' + TWO,
+     "matches/lu/m.toml:3: invalid TOML: the '[' opened on line 3 is never closed; close it after its last value; "
+     + STOPS),
+    # ... or "Invalid value" at the next [[match]], which the unclosed array swallowed
+    ('[[match]]\nplayed = 2026-03-14\nplayers = [\n' + TWO + '\n[[match]]\nplayed = 2026-03-15\nplayers = [\n'
+     + TWO + ']\n',
+     "matches/lu/m.toml:3: invalid TOML: the '[' opened on line 3 is never closed; close it after its last value; "
+     + STOPS),
+    ('[[match]]\nplayed = 2026-03-14\nplayers = [\n  { name = "Kestrel", goals = 20, ping = 0 ],\n',
+     "matches/lu/m.toml:4: invalid TOML: the '{' opened on line 4 is never closed; close it after its last value; "
+     + STOPS),
+    ("[[match]]\nid = [1]]\n",
+     "matches/lu/m.toml:2: invalid TOML: the ']' on line 2 closes nothing: a '[' is missing before it, or it is "
+     "one too many; " + STOPS),
+    ('[[match]]\nplayed = 2026-03-14\nplayers = [\n  { name = "Kestrel", goals = 20,\n    ping = 0 },\n]\n',
+     "matches/lu/m.toml:4: invalid TOML: a table in braces { ... } must be on one line: the '{' on line 4 closes "
+     "on line 5; " + STOPS),
+    # dates: tomllib says "Expected newline or end of document after a statement" for all of these
+    ("[[match]]\nplayed = 2026-03-14T20:05+01:00\n",
+     "matches/lu/m.toml:2: invalid TOML: 2026-03-14T20:05+01:00 is not a date TOML can read (the time needs "
+     "seconds); write 2026-03-14T20:05:00+01:00 (or the date alone, 2026-03-14); " + STOPS),
+    ("[[match]]\nplayed = 14/03/2026\n",
+     "matches/lu/m.toml:2: invalid TOML: 14/03/2026 is not a date TOML can read (dates are written "
+     "year-month-day, with '-'); write 2026-03-14 (or with the time, seconds included, such as "
+     "2026-03-14T20:05:00+01:00); " + STOPS),
+    ("[[match]]\nplayed = 2026-14-03\n",
+     "matches/lu/m.toml:2: invalid TOML: 2026-14-03 is not a date TOML can read (there is no month 14: dates are "
+     "year-month-day); write 2026-03-14 (or with the time, seconds included, such as 2026-03-14T20:05:00+01:00); "
+     + STOPS),
+    ("[[match]]\nplayed = 2026-03-14 20:05\n",
+     "matches/lu/m.toml:2: invalid TOML: 2026-03-14 20:05 is not a date TOML can read (the time needs seconds); "
+     "write 2026-03-14T20:05:00+01:00, with the UTC offset of the time's zone (Z for UTC), or the date alone, "
+     "2026-03-14; " + STOPS),
+    ("[[match]]\nplayed = 2026-03-14T20:05:00+0100\n",
+     "matches/lu/m.toml:2: invalid TOML: 2026-03-14T20:05:00+0100 is not a date TOML can read (the UTC offset is "
+     "written with ':', such as +01:00); write 2026-03-14T20:05:00+01:00 (or the date alone, 2026-03-14); "
+     + STOPS),
+    # ambiguous or impossible: how dates are written, without a guess
+    ("[[match]]\nplayed = 03/04/2026\n",
+     "matches/lu/m.toml:2: invalid TOML: 03/04/2026 is not a date TOML can read (dates are written "
+     "year-month-day, with '-'); write a date-time with seconds and the UTC offset, such as "
+     "2026-03-14T20:05:00+01:00, or a date, such as 2026-03-14 (year-month-day); " + STOPS),
+    ("[[match]]\nplayed = 2026-02-30\n",
+     "matches/lu/m.toml:2: invalid TOML: 2026-02-30 is not a date TOML can read (there is no such day); write a "
+     "date-time with seconds and the UTC offset, such as 2026-03-14T20:05:00+01:00, or a date, such as "
+     "2026-03-14 (year-month-day); " + STOPS),
+    ("[[match]]\nplayed = 20:05\n",
+     "matches/lu/m.toml:2: invalid TOML: 20:05 is not a value TOML can read: a time needs a date before it; "
+     "write a date-time with seconds and the UTC offset, such as 2026-03-14T20:05:00+01:00, or a date, such as "
+     "2026-03-14 (year-month-day); " + STOPS),
+    ('[[match]]\nplayed = 2026-03-14\nnotes = Final\n',
+     'matches/lu/m.toml:3: invalid TOML: Final is not a TOML value: text is written in quotes, "Final"; ' + STOPS),
+    # no better hint: tomllib's own words
+    ('[[match]]\nplayed = 2024-01-01\nplayers = [ { name = "A", } ]\n',
+     "matches/lu/m.toml:3: invalid TOML: Invalid initial character for a key part; " + STOPS),
+    ("[[match]\nplayed = 2024-01-01\n",
+     "matches/lu/m.toml:1: invalid TOML: Expected ']]' at the end of an array declaration; " + STOPS),
+], ids=["quote", "multi-line quote", "bracket at the end", "bracket before the next match", "brace",
+        "extra bracket", "braces on two lines", "time without seconds", "day/month/year", "month 14",
+        "space and no seconds", "offset without colon", "ambiguous day and month", "february 30", "time only",
+        "text without quotes", "tomllib's words", "table header"])
+def test_toml_syntax_error_says_what_to_fix(make_site, text, line):
+    assert lines_of(make_site, {"matches/lu/league.toml": LU_LEAGUE, "matches/lu/m.toml": text}) == [line]
+
+
+def test_a_syntax_error_hides_no_other_files_problems(make_site):
+    """Reading stops in the broken file only: the other files, even of a league whose league.toml
+    cannot be read (its system is on a line of its own), are all checked in the same run."""
+    root = make_site({
+        **lu(p1='{ name = "B", goals = 30, ping = 40 }'),
+        "matches/lu/broken.toml": "[[match]]\nplayed = 2026-03-14T20:05+01:00\n",
+        "matches/el/league.toml": 'name = "El"\nsystem = "elo"\ndescription = """Ranked.\n\nOne\nline"""\n[params\n',
+        "matches/el/m.toml": match_file(EL_P0, '{ name = "B", score = 1 }', first=EL_FIRST),
+        "matches/players.toml": '[players."A"]\naliases = ["Al"\n',
+    })
+    found = [(p.file, p.line, p.field) for p in problems_of(root)]
+    assert found == [
+        ("matches/el/league.toml", 7, None),
+        (EL_M, 13, "players[1].score"),
+        ("matches/lu/broken.toml", 2, None),
+        (LU_M, 13, "players[1].goals"),
+        ("matches/players.toml", 2, None),
+    ]
+
+
+def test_unreadable_league_toml_without_a_system_line_stops_at_its_own_problem(make_site):
+    root = make_site({**el(p1='{ name = "B", score = 1 }'),
+                      "matches/el/league.toml": 'name = "El"\nsystem = elo\n'})
+    assert [str(p) for p in problems_of(root)] == [
+        'matches/el/league.toml:2: invalid TOML: elo is not a TOML value: text is written in quotes, "elo"; '
+        + STOPS]
+
+
+def test_values_of_the_wrong_type_are_described_for_people(make_site):
+    text = ('[[match]]\n'
+            'played = "2026-03-14T20:05:00+01:00"\n'
+            'players = [\n'
+            '  { name = "Kestrel", goals = "3", ping = 0 },\n'
+            '  { name = "Ana", goals = 14, ping = 80, host = "true" },\n'
+            ']\n'
+            '\n'
+            '[[match]]\n'
+            'played = 20:05:00\n'
+            'notes = ["a", "b"]\n'
+            'players = [\n'
+            '  { name = "Kestrel", goals = 3, ping = 0 },\n'
+            '  { name = 5, goals = 14, ping = { ms = 80 } },\n'
+            ']\n'
+            '\n'
+            '[[match]]\n'
+            'played = "2026-03-14 20:05"\n'
+            'id = 2026-03-14\n'
+            'players = [{ name = "Kestrel", goals = 1.5, ping = 0 }, { name = "Ana", goals = 1, ping = 80 }]\n')
+    lines = lines_of(make_site, {"matches/lu/league.toml": LU_LEAGUE, "matches/lu/t.toml": text})
+    assert lines == [
+        'matches/lu/t.toml:2: match #1 (t-1): played: must be a TOML date-time (2024-05-01T19:30:00+02:00, '
+        '2024-05-01T19:30:00) or date (2024-05-01), got the text "2026-03-14T20:05:00+01:00" (dates are written '
+        'without quotes); write played = 2026-03-14T20:05:00+01:00',
+        'matches/lu/t.toml:4: match #1 (t-1): players[0].goals: must be an integer 0..22, got the text "3" '
+        '(numbers are written without quotes)',
+        'matches/lu/t.toml:5: match #1 (t-1): players[1].host: must be true or false, got the text "true" '
+        '(true and false are written without quotes, in lower case)',
+        "matches/lu/t.toml:9: match #2 (t-2): played: must be a TOML date-time (2024-05-01T19:30:00+02:00, "
+        "2024-05-01T19:30:00) or date (2024-05-01), got a time of day without a date (20:05:00)",
+        'matches/lu/t.toml:10: match #2 (t-2): notes: must be a string (text in quotes), got the list ["a", "b"]',
+        "matches/lu/t.toml:13: match #2 (t-2): players[1].name: must be a string (the player's name, in quotes), "
+        "got 5",
+        "matches/lu/t.toml:13: match #2 (t-2): players[1].ping: must be an integer >= 0 (milliseconds), got the "
+        "table { ms = 80 }",
+        "matches/lu/t.toml:17: match #3 (t-3): played: must be a TOML date-time (2024-05-01T19:30:00+02:00, "
+        "2024-05-01T19:30:00) or date (2024-05-01), got the text \"2026-03-14 20:05\" (dates are written without "
+        "quotes); write played = 2026-03-14T20:05:00+01:00, with the UTC offset of the time's zone (Z for UTC)",
+        "matches/lu/t.toml:18: match #3 (t-3): id: must be a string of letters, digits, '.', '_' and '-', "
+        "starting with a letter or digit, at most 64 characters; got the date 2026-03-14",
+        "matches/lu/t.toml:19: match #3 (t-3): players[0].goals: must be an integer 0..22, got 1.5",
+    ]
+
+
+def test_value_text_never_shows_python():
+    from datetime import date, datetime, time, timedelta, timezone
+
+    from sitegen.rating.base import value_text
+
+    cases = {
+        "3": 'the text "3" (numbers are written without quotes)',
+        "2026-03-14": 'the text "2026-03-14" (dates are written without quotes)',
+        "Zoë \"Z\"\t": 'the text "Zoë \\"Z\\"\\t"',
+        "n" * 81: 'the text "' + "n" * 77 + '…"',
+        True: "true",
+        0.5: "0.5",
+        float("inf"): "inf",
+        -7: "-7",
+        datetime(2026, 3, 14, 20, 5, tzinfo=timezone(timedelta(hours=1))): "the date-time 2026-03-14T20:05:00+01:00",
+        datetime(2026, 3, 14, 20, 5): "the date-time 2026-03-14T20:05:00",
+        date(2026, 3, 14): "the date 2026-03-14",
+        time(20, 5): "a time of day without a date (20:05:00)",
+        (): None,
+    }
+    cases.pop(())
+    for value, shown in cases.items():
+        assert value_text(value) == shown, value
+    assert value_text([0, "Gold"]) == 'the list [0, "Gold"]'
+    assert value_text({"name": "B", "x y": 1}) == 'the table { name = "B", "x y" = 1 }'
+    assert value_text(list(range(40))) == "a list of 40 values"
+    assert value_text({f"key{i}": i for i in range(20)}).startswith("a table with keys key0, key1, ")
+    for shown in map(value_text, [None, {}, [], [time(1, 2)], {"a": {"b": date(2026, 1, 1)}}]):
+        assert not re.search(r"NoneType|dict|datetime|\(\d+, \d+\)", shown), shown
+
+
+def test_player_instead_of_players(make_site):
+    text = '[[match]]\nplayed = 2024-01-01\nplayer = [{ name = "Zugzwang", score = 1 }, { name = "B", score = 0 }]\n'
+    assert lines_of(make_site, {"matches/el/league.toml": EL_LEAGUE, "matches/el/p.toml": text}) == [
+        'matches/el/p.toml:1: match #1 (p-1): players: is missing; must be a list of exactly 2 players, each '
+        '{ name = "...", score = ... }',
+        "matches/el/p.toml:3: match #1 (p-1): player: unknown key; did you mean 'players'? matches of this elo "
+        "league have: id, played, notes, players, challenger — see the elo spec page (spec/elo/ on the site)",
+    ]
+
+
+def test_player_listed_twice_names_the_other_entry(make_site):
+    text = ('[[match]]\nplayed = 2024-01-01\nplayers = [\n  { name = "B", score = 0 },\n'
+            '  { name = "Zugzwang", score = 1 },\n  { name = "Zugzwang", score = 0 },\n]\n')
+    placement = text.replace("score = 1", "place = 1").replace("score = 0", "place = 2")
+    assert lines_of(make_site, {"matches/br/league.toml": league_toml("placement"), "matches/br/p.toml": placement}) == [
+        "matches/br/p.toml:6: match #1 (p-1): players[2].name: 'Zugzwang' is already listed as players[1]; "
+        "a player may appear only once in a match"]
+
+
+def test_duplicate_id_names_the_line_of_its_first_use(make_site):
+    one = '[[match]]\n{id}played = 2024-01-05\nplayers = [{{ name = "C", goals = 1, ping = 0 }}, ' \
+          '{{ name = "D", goals = 2, ping = 0 }}]\n\n'
+    root = make_site({"matches/lu/league.toml": LU_LEAGUE,
+                      "matches/lu/a.toml": one.format(id="") * 2 + one.format(id='id = "final"\n'),
+                      "matches/lu/b.toml": one.format(id='id = "a-2"\n') + one.format(id='id = "final"\n')})
+    assert [str(p) for p in problems_of(root)] == [
+        "matches/lu/b.toml:2: match 'a-2' (#1): id: duplicate match id 'a-2', already used in matches/lu/a.toml:5; "
+        "ids must be unique within the league",
+        "matches/lu/b.toml:7: match 'final' (#2): id: duplicate match id 'final', already used in "
+        "matches/lu/a.toml:10; ids must be unique within the league",
+    ]
+
+
+def test_league_folder_without_league_toml_close_to_a_league(make_site):
+    root = make_site({**lu(), "matches/lunaro-duels/league.toml": LU_LEAGUE,
+                      "matches/lunaro-duel/2026/03.toml": LU_FIRST, "matches/other/x.toml": LU_FIRST})
+    assert [str(p) for p in problems_of(root)] == [
+        "matches/lunaro-duel: league.toml not found: every league folder needs one (name and system), and its "
+        "match files are not checked without it; did you mean matches/lunaro-duels/?",
+        "matches/other: league.toml not found: every league folder needs one (name and system), and its match "
+        "files are not checked without it",
+    ]
+
+
+def test_match_pasted_into_league_toml(make_site):
+    league = LU_LEAGUE + "\n[[match]]\nplayed = 2026-03-14T20:05:00+01:00\n" \
+                         'players = [{ name = "A", goals = 1, ping = 0 }, { name = "B", goals = 2, ping = 0 }]\n'
+    assert lines_of(make_site, {**lu(), "matches/lu/league.toml": league}) == [
+        "matches/lu/league.toml:4: match: unknown key: matches go in their own file in the league folder, such as "
+        "matches/lu/2026/03-march.toml, not in league.toml"]
+
+
+def test_match_of_another_system_names_the_league_system(make_site):
+    text = '[[match]]\nplayed = 2024-01-01\nplatform = "pc"\nplayers = [\n' + TWO + ']\n'
+    assert lines_of(make_site, {"matches/el/league.toml": EL_LEAGUE, "matches/el/m.toml": text}) == [
+        "matches/el/m.toml:3: match #1 (m-1): platform: unknown key; 'platform' is a key of placement matches; "
+        "matches of this elo league have: id, played, notes, players, challenger — see the elo spec page "
+        "(spec/elo/ on the site)",
+    ] + [
+        f"matches/el/m.toml:{5 + i}: match #1 (m-1): players[{i}].{key}: unknown key; '{key}' is a key of lunaro "
+        "players; players of this elo league have: name, score — see the elo spec page (spec/elo/ on the site)"
+        if key != "score" else
+        f"matches/el/m.toml:{5 + i}: match #1 (m-1): players[{i}].score: is missing; must be 1, 0.5 or 0"
+        for i in (0, 1) for key in ("goals", "ping", "score")
+    ]
+
+
+@pytest.mark.parametrize("files, line", [
+    ({"matches/lu/league.toml": league_toml("lunaro", extra="sytem = 1\n")},
+     "matches/lu/league.toml:3: sytem: unknown key; did you mean 'system'? league.toml has: name, system, "
+     "description, params, tiers"),
+    ({"matches/lu/league.toml": league_toml("lunaro", extra="k = 40\n")},
+     "matches/lu/league.toml:3: k: unknown key; 'k' is a parameter of lunaro: write it under [params]"),
+    ({"matches/lu/league.toml": league_toml("lunaro", params="ping_infuence = 200")},
+     "matches/lu/league.toml:5: params.ping_infuence: unknown parameter for system 'lunaro'; did you mean "
+     "'ping_influence'? allowed: initial, k, k_bands, ping_influence"),
+    ({"matches/players.toml": '[player."A"]\nregion = "EU"\n'},
+     "matches/players.toml:1: player: unknown key; did you mean 'players'? players.toml holds only "
+     '[players."NAME"] tables'),
+    ({"matches/players.toml": '[players."A"]\nalias = ["Al"]\n'},
+     "matches/players.toml:2: players.'A'.alias: unknown key; did you mean 'aliases'? allowed keys: platform, "
+     "region, aliases"),
+    ({"matches/lu/n.toml": "[[matches]]\nplayed = 2024-01-01\n"},
+     "matches/lu/n.toml:1: matches: unknown key; did you mean 'match'? a match file holds only [[match]] tables"),
+    ({"matches/lu/m.toml": match_file(LU_P0, '{ name = "B", Goals = 10, ping = 40 }', first=LU_FIRST)},
+     "matches/lu/m.toml:13: match #2 (m-2): players[1].Goals: unknown key; did you mean 'goals'? players of this "
+     "lunaro league have: name, goals, ping, host — see the lunaro spec page (spec/lunaro/ on the site)"),
+], ids=["league key", "parameter outside [params]", "parameter", "players.toml table", "player key",
+        "match file table", "player field in another case"])
+def test_unknown_keys_suggest_the_closest(make_site, files, line):
+    lines = lines_of(make_site, {**lu(), **files})
+    assert line in lines, lines
+
+
+def test_check_from_a_subfolder_says_where_to_run(make_site, tmp_path):
+    root = make_site(VALID)
+    inside = root / "matches" / "lu"
+    result = run_cli("check", cwd=inside)
+    assert result.returncode == 1 and not looks_like_traceback(result.stderr)
+    assert result.stderr.splitlines()[0] == (
+        "matches: folder not found: a site needs a matches/ folder with one folder per league; run sitegen from "
+        "the site's top folder (the one holding matches/) or pass --root DIR; ../.. holds matches/ (--root ../..)")
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    result = run_cli("check", "--root", str(empty), cwd=empty)
+    assert result.stderr.splitlines()[0] == (
+        "matches: folder not found: a site needs a matches/ folder with one folder per league; run sitegen from "
+        "the site's top folder (the one holding matches/) or pass --root DIR")
+
+
+def test_files_that_look_like_match_files_but_are_not_read(make_site):
+    root = make_site({
+        **lu(),
+        "matches/lu/2026/04-april.toml.txt": LU_FIRST,
+        "matches/lu/2026/04-April.TOML": LU_FIRST,
+        "matches/lu/x.Toml": LU_FIRST,
+        "matches/lu/README.md": "How we name files.\n",
+        "matches/lu/2026/notes.txt": "rematch pending\n",
+        "matches/lu/.drafts/05.TOML": "not read",
+        "matches/lu/.05-may.toml": "not read [",
+        "matches/.03-march.toml": "not read [",
+        "matches/NOTES.toml.bak": "x",
+    })
+    assert [str(p) for p in problems_of(root)] == [
+        "matches/NOTES.toml.bak: is not read: match files must end in .toml (lower case); rename it to NOTES.toml "
+        "if it holds matches",
+        "matches/lu/2026/04-April.TOML: is not read: match files must end in .toml (lower case); rename it to "
+        "04-April.toml if it holds matches",
+        "matches/lu/2026/04-april.toml.txt: is not read: match files must end in .toml (lower case); rename it to "
+        "04-april.toml if it holds matches",
+        "matches/lu/x.Toml: is not read: match files must end in .toml (lower case); rename it to x.toml if it "
+        "holds matches",
+    ]
+
+
+def test_players_toml_lines_are_looked_up_only_for_problems(make_site, monkeypatch):
+    from sitegen import config as cfg
+    from sitegen.load import TomlFile, read_toml
+    from sitegen.problems import Problems
+
+    calls = []
+    located = TomlFile.locate
+    monkeypatch.setattr(TomlFile, "locate", lambda self, *a, **k: calls.append(a) or located(self, *a, **k))
+    valid = "".join(f'[players."p{i}"]\nregion = "EU"\naliases = ["a{i}", "b{i}"]\n\n' for i in range(50))
+    root = make_site({"matches/players.toml": valid + '[players."q"]\naliases = ["a3"]\n'})
+    problems = Problems()
+    src = read_toml(root, root / "matches" / "players.toml", problems)
+    who = cfg.roster(src, problems)
+    assert who.resolve("b49") == "p49"
+    assert [str(p) for p in problems] == [
+        "matches/players.toml:202: players.'q'.aliases[0]: 'a3' is already used by player 'p3'; a name or alias "
+        "may belong to one player only"]
+    assert calls == [("players", "q", "aliases")]
+
+
+def test_match_key_below_a_team_header_says_where_it_belongs(make_site):
+    text = ("[[match]]\nplayed = 2024-05-03T20:15:00Z\n\n[[match.teams]]\nwon = true\n"
+            'players = [{ name = "Vale", kills = 21, deaths = 7 }]\nscore_to_win = 25\n\n'
+            '[[match.teams]]\nwon = false\nplayers = [{ name = "Kite", kills = 19, deaths = 17 }]\n')
+    assert lines_of(make_site, {"matches/arena/league.toml": league_toml("arena"), "matches/arena/w.toml": text}) == [
+        "matches/arena/w.toml:7: match #1 (w-1): score_to_win: is missing; must be an integer > 0 (the score that "
+        "wins the game)",
+        "matches/arena/w.toml:7: match #1 (w-1): teams[0].score_to_win: unknown key; 'score_to_win' is a key of the "
+        "match: write it above the first [[match.teams]] header, or before teams = [...]; teams of this arena "
+        "league have: won, players — see the arena spec page (spec/arena/ on the site)",
+    ]
