@@ -456,5 +456,5 @@ def test_guide_console_output_is_what_sitegen_prints(make_site, capsys, monkeypa
         messages.extend(expected)
     # The mistakes the guide promises to show, each with sitegen's own words.
     for kind in ("must be an integer", "is missing", "unknown key", "duplicate match id",
-                 "already plays in this match", "unknown parameter", "must be a non-empty name"):
+                 "is already listed as", "unknown parameter", "must be a non-empty name", "invalid TOML"):
         assert any(kind in line for line in messages), kind
