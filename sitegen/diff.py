@@ -27,8 +27,9 @@ from .data import fmt_float, iso
 from .history import RatedLeague
 from .names import Lookalikes, Suggestion
 from .rating.base import Match
-from .revision import (WORKING_TREE, InvalidRevision, Revision, RevisionError, rated_leagues,
-                       repository, resolve)
+from .load import where_to_run
+from .revision import (WORKING_TREE, InvalidRevision, Revision, RevisionError, has_matches,
+                       rated_leagues, repository, resolve)
 
 __all__ = ["RevisionError", "InvalidRevisions", "Diff", "diff_revisions", "compare", "FORMATS", "render"]
 
@@ -158,6 +159,10 @@ def diff_revisions(root: Path, before: str, after: str | None = None) -> Diff:
     """
     repo = repository(root)
     revisions = (resolve(repo, before), WORKING_TREE if after is None else resolve(repo, after))
+    if not any(has_matches(repo, revision) for revision in revisions):
+        # Run from a subfolder, both sides would be empty sites: "no changes" would be a lie.
+        raise RevisionError(f"no matches/ folder in {root} at {revisions[0].label} or "
+                            f"{revisions[1].label}; {where_to_run(root)}")
     rated: list[dict[str, RatedLeague]] = []
     invalid: list[InvalidRevision] = []
     with tempfile.TemporaryDirectory(prefix="sitegen-diff-") as tmp:

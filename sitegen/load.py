@@ -100,7 +100,7 @@ def load_site(root: Path, problems: Problems) -> SiteSource:
     leagues: list[LeagueSource] = []
     if not matches.is_dir():
         problems.add("matches", f"folder not found: a site needs a matches/ folder with one folder per league; "
-                                f"{_where_to_run(root)}")
+                                f"{where_to_run(root)}")
     else:
         if (matches / "players.toml").is_file():
             players = read_toml(root, matches / "players.toml", problems)
@@ -118,7 +118,7 @@ def load_site(root: Path, problems: Problems) -> SiteSource:
     return SiteSource(root, settings, "pyproject.toml", players, tuple(leagues))
 
 
-def _where_to_run(root: Path) -> str:
+def where_to_run(root: Path) -> str:
     """How to point sitegen at the site: the folder above that holds matches/, if there is one."""
     advice = "run sitegen from the site's top folder (the one holding matches/) or pass --root DIR"
     try:

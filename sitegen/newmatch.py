@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Roster, league_config, roster
-from .load import load_site, read_toml
+from .load import load_site, read_toml, where_to_run
 from .problems import InvalidInput, Problems
 from .rating import System
 from .rating.base import check_name, normalize_name
@@ -123,6 +123,8 @@ def read_league(root: Path, slug: str) -> LeagueFacts:
     site = load_site(root, problems)
     leagues = {lg.slug: lg for lg in site.leagues}
     if slug not in leagues:
+        if not (root / "matches").is_dir():
+            raise UsageError(f"no matches/ folder in {root}; {where_to_run(root)}")
         if not leagues:
             raise UsageError(f"no league folder in {root / 'matches'}; a league is a folder "
                              "matches/<league>/ with a league.toml")

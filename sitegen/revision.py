@@ -96,6 +96,13 @@ def resolve(repo: Repository, name: str) -> Revision:
     return Revision(name, commit)
 
 
+def has_matches(repo: Repository, revision: Revision) -> bool:
+    """Whether the site has a matches/ folder at ``revision``."""
+    if revision.commit is None:
+        return (repo.root / "matches").is_dir()
+    return git.object_type(repo.top, f"{revision.commit}:{repo.prefix}matches") == "tree"
+
+
 def export(repo: Repository, revision: Revision, dest: Path) -> None:
     """Put the revision's matches/ at ``dest``/matches (an empty folder where it has none)."""
     target = dest / "matches"

@@ -688,3 +688,19 @@ def test_rank_only_moves_in_markdown_stay_under_the_cap(tmp_path):
     left = int(re.search(r"\*\*(\d+) rows left out:\*\*", small).group(1))
     assert shown < 40 and shown + left == 40
     assert f"*{40 - shown} of 40 players left out: this summary stays under 1 MiB.*" in small
+
+
+def test_run_from_a_subfolder_is_a_usage_error_not_no_changes(two_commits):
+    """Inside matches/<league>/ both sides would read as empty sites and compare equal."""
+    repo, _, _ = two_commits
+    league = next(p for p in (repo / "matches").iterdir() if p.is_dir())
+    result = run_cli("diff", "HEAD~1", cwd=league)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"sitegen diff: no matches/ folder in {league.resolve()} at HEAD~1 ({_short(repo, 'HEAD~1')}) or the "
+        "working tree; run sitegen from the site's top folder (the one holding matches/) or pass --root DIR; "
+        "../.. holds matches/ (--root ../..)"]
+
+
+def _short(repo, rev: str) -> str:
+    return git(repo, "rev-parse", rev).strip()[:7]

@@ -458,3 +458,12 @@ def test_guide_console_output_is_what_sitegen_prints(make_site, capsys, monkeypa
     for kind in ("must be an integer", "is missing", "unknown key", "duplicate match id",
                  "is already listed as", "unknown parameter", "must be a non-empty name", "invalid TOML"):
         assert any(kind in line for line in messages), kind
+
+
+def test_run_from_a_league_folder_says_where_to_run(capsys, site, monkeypatch):
+    monkeypatch.chdir(site / "matches" / "duels")
+    code, out, err = new_match(capsys, site / "matches" / "duels", "duels")
+    assert code == 2 and out == ""
+    assert err.strip().endswith("no matches/ folder in " + str((site / "matches" / "duels").resolve())
+                                + "; run sitegen from the site's top folder (the one holding matches/) or pass "
+                                "--root DIR; ../.. holds matches/ (--root ../..)")
