@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
-from urllib.parse import urlsplit
 
 from .markup import MarkupError, render_markdown
 from .load import LeagueSource, SiteSource, TomlFile
 from .problems import Problems
 from .provenance import normalize_repo_url, repo_url_problem
+from .urls import is_http_url
 from .rating import SYSTEMS, System
 from .rating.base import check_name, did_you_mean, is_number, normalize_name, type_name, value_text
 
@@ -177,14 +177,7 @@ def base_url_problem(value: str) -> str | None:
     be an absolute http(s) URL naming a host; a query or fragment would end up
     inside every address.
     """
-    text = value.strip()
-    try:
-        parts = urlsplit(text)
-        parts.port        # raises on a port that is not a number
-    except ValueError:
-        parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
-            or parts.query or parts.fragment or any(c.isspace() for c in text)):
+    if not is_http_url(value.strip()):
         return ("must be an absolute http(s) URL such as https://owner.github.io/repo/ "
                 f"(no query or fragment), got {value!r}")
     return None

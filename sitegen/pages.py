@@ -19,6 +19,7 @@ from .model import LeagueView, PlayerView, league_view
 from .problems import InvalidInput, Problem, Problems
 from .provenance import Provenance
 from .render import environment, fmt_delta, iso
+from .urls import url_option
 from .search import SearchIndexError, write_search_index
 from .sitemap import Sitemap, write_robots, write_sitemap
 from .write import Output
@@ -132,14 +133,7 @@ def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
 def site_base_url(configured: str, given: str | None) -> str:
     """``--base-url`` when given (checked as ``base_url`` is), else the setting: the site's
     absolute address ending in "/", or "" when none is known."""
-    if given is None:
-        return configured
-    if not given.strip():
-        return ""
-    problem = base_url_problem(given)
-    if problem:
-        raise InvalidInput([Problem("--base-url", message=problem)])
-    return normalize_base_url(given)
+    return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
 
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,

@@ -22,10 +22,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from . import git
 from .problems import InvalidInput, Problem
+from .urls import is_http_url, url_option
 from .rating.base import Match
 
 # The inputs of a build (build.py reads the same): any change in them makes HEAD
@@ -37,7 +38,6 @@ SHORT = 7
 _FORMAT = "--format=%H %ct %s"
 _HEADER = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})? [0-9]+( |$)")    # SHA-1 or SHA-256
 # Characters a URL may not hold unescaped (RFC 3986); a repository URL is pasted, not built.
-_NOT_IN_URL = set(' "<>\\^`{|}')
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,19 +103,9 @@ class Provenance:
 def repo_url_problem(value: str) -> str | None:
     """What is wrong with a repository URL (``repo_url`` or ``--repo-url``), or None.
 
-    Match pages link into it, so it must be an absolute http(s) URL naming a host;
-    credentials would be published on every page, a query or fragment would end up
-    inside every link.
+    Match pages link into it as written, so credentials would be published on every page.
     """
-    text = value.strip()
-    try:
-        parts = urlsplit(text)
-        parts.port        # raises on a port that is not a number
-    except ValueError:
-        parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
-            or parts.query or parts.fragment or "@" in parts.netloc
-            or any(c.isspace() or not c.isprintable() or c in _NOT_IN_URL for c in text)):
+    if not is_http_url(value.strip(), strict=True):
         return ("must be the repository's absolute http(s) URL such as https://github.com/owner/repo "
                 f"(no credentials, query or fragment), got {value!r}")
     return None
@@ -129,14 +119,7 @@ def normalize_repo_url(value: str) -> str:
 
 def site_repo_url(configured: str, given: str | None) -> str:
     """``--repo-url`` when given (checked as ``repo_url`` is), else the setting; "" for no links."""
-    if given is None:
-        return configured
-    if not given.strip():
-        return ""
-    problem = repo_url_problem(given)
-    if problem:
-        raise InvalidInput([Problem("--repo-url", message=problem)])
-    return normalize_repo_url(given)
+    return url_option("--repo-url", configured, given, repo_url_problem, normalize_repo_url)
 
 
 def source_date(environ: Mapping[str, str]) -> datetime | None:
