@@ -103,8 +103,9 @@ def title(problem: Problem) -> str:
     return "sitegen: " + ", ".join(where) if where else "sitegen"
 
 
-def annotation(problem: Problem, root: Path, workspace: str | None) -> str:
-    """One ``::error`` command; a problem without a file of the site keeps its whole line as the message."""
+def annotation(problem: Problem, root: Path, workspace: str | None, command: str = "error") -> str:
+    """One ``::error`` (or ``::warning``) command; a problem without a file of the site keeps its
+    whole line as the message."""
     path = workflow_path(root, problem.file, workspace)
     props = []
     if path is not None:
@@ -113,7 +114,7 @@ def annotation(problem: Problem, root: Path, workspace: str | None) -> str:
             props.append(f"line={problem.line}")
     props.append(f"title={escape_property(title(problem))}")
     message = problem.message if path is not None else str(problem)
-    return f"::error {','.join(props)}::{escape_data(message)}"
+    return f"::{command} {','.join(props)}::{escape_data(message)}"
 
 
 def summary(problems: Sequence[Problem], root: Path, workspace: str | None) -> str:
@@ -187,5 +188,5 @@ def warn(notes: Sequence[Problem], root: Path, env: Mapping[str, str] | None = N
     out = out or sys.stdout
     workspace = env.get("GITHUB_WORKSPACE") or None
     for note in notes:
-        print("::warning" + annotation(note, root, workspace).removeprefix("::error"), file=out)
+        print(annotation(note, root, workspace, "warning"), file=out)
     out.flush()

@@ -138,18 +138,13 @@ def site_settings(source: SiteSource, problems: Problems) -> SiteSettings:
         elif not isinstance(value, str):
             problems.add(source.settings_file, f"must be {SETTINGS_KEYS[key]}, got {type_name(value)}",
                          field=f"tool.sitegen.{key}")
-        elif key == "base_url" and value:
-            problem = base_url_problem(value)
+        elif key in URL_SETTINGS and value:
+            check, normalize = URL_SETTINGS[key]
+            problem = check(value)
             if problem:
-                problems.add(source.settings_file, problem, field="tool.sitegen.base_url")
+                problems.add(source.settings_file, problem, field=f"tool.sitegen.{key}")
             else:
-                values[key] = normalize_base_url(value)
-        elif key == "repo_url" and value:
-            problem = repo_url_problem(value)
-            if problem:
-                problems.add(source.settings_file, problem, field="tool.sitegen.repo_url")
-            else:
-                values[key] = normalize_repo_url(value)
+                values[key] = normalize(value)
         else:
             values[key] = value
     site_board = BoardSettings(**board)
@@ -186,6 +181,13 @@ def base_url_problem(value: str) -> str | None:
 def normalize_base_url(value: str) -> str:
     """The URL with exactly one trailing slash: the site's root folder (`.../repo` -> `.../repo/`)."""
     return value.strip().rstrip("/") + "/"
+
+
+# The settings that are URLs: how each is checked and the form it is kept in.
+URL_SETTINGS = {
+    "base_url": (base_url_problem, normalize_base_url),
+    "repo_url": (repo_url_problem, normalize_repo_url),
+}
 
 
 def _board_values(source: SiteSource, table: dict[str, Any], where: str,
