@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from .git import prefix
-from .problems import Problem
+from .problems import Problem, plural
 
 ANNOTATION_LIMIT = 10       # error annotations GitHub shows for one step; the rest only in the log
 SUMMARY_ROWS = 1000         # a step's job summary holds at most 1 MiB: the log keeps the rest
@@ -120,7 +120,7 @@ def annotation(problem: Problem, root: Path, workspace: str | None, command: str
 def summary(problems: Sequence[Problem], root: Path, workspace: str | None) -> str:
     """The job summary: every problem (up to SUMMARY_ROWS) in a Markdown table, each cell escaped."""
     n = len(problems)
-    lines = [f"### sitegen: {n} problem{'s' if n != 1 else ''} in the input", "",
+    lines = [f"### sitegen: {plural(n, 'problem')} in the input", "",
              "| File | Line | Match | Field | Problem |", "|---|---:|---|---|---|"]
     for p in problems[:SUMMARY_ROWS]:
         cells = (workflow_path(root, p.file, workspace) or p.file, "" if p.line is None else str(p.line),

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .problems import InvalidInput
+from .problems import InvalidInput, plural
 
 EXIT_OK, EXIT_INVALID = 0, 1
 EXIT_USAGE = 2          # argparse's own code for bad arguments
@@ -25,7 +25,7 @@ def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None) -> int:
     with annotations.commands_stopped():    # the lines quote the input: no workflow command in them
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"sitegen: {n} problem{'s' if n != 1 else ''} found{tail}", file=sys.stderr)
+        print(f"sitegen: {plural(n, 'problem')} found{tail}", file=sys.stderr)
     annotations.annotate(exc.problems, root or Path.cwd())
     return EXIT_INVALID
 
@@ -68,7 +68,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         with annotations.commands_stopped():    # the notes quote names: no workflow command in them
             for note in found:
                 print(f"note: {note}")
-            print(f"sitegen: {len(found)} note{'s' if len(found) != 1 else ''}: as written, each name is a "
+            print(f"sitegen: {plural(len(found), 'note')}: as written, each name is a "
                   "player of its own (names are case-sensitive); correct it if the other player is meant.")
         annotations.warn(found, site.root)
     return EXIT_OK
@@ -106,7 +106,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for line in lines:
             print(line, file=sys.stderr)
         where = " and ".join(i.revision.label for i in exc.invalid)
-        print(f"sitegen: {len(lines)} problem{'s' if len(lines) != 1 else ''} found at {where}; "
+        print(f"sitegen: {plural(len(lines), 'problem')} found at {where}; "
               "nothing compared.", file=sys.stderr)
         return EXIT_INVALID
     sys.stdout.write(render(diff, args.format))

@@ -26,6 +26,7 @@ from .config import LeagueConfig
 from .data import fmt_float, iso
 from .history import RatedLeague
 from .names import Lookalikes, Suggestion
+from .problems import plural
 from .rating.base import Match
 from .load import where_to_run
 from .revision import (WORKING_TREE, InvalidRevision, Revision, RevisionError, has_matches,
@@ -287,10 +288,6 @@ def _settings(a: LeagueConfig, b: LeagueConfig) -> tuple[str, ...]:
 
 # --- wording shared by text and Markdown ------------------------------------------------
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {'matches' if noun == 'match' else noun + 's'}"
-
-
 def _counted(kind: str, counts: Mapping[str, int]) -> str:
     """{"added": 3, "changed": 1} of matches -> "3 matches added, 1 changed" ('' if all 0)."""
     noun = {"leagues": "league", "matches": "match", "players": "player"}[kind]
@@ -298,7 +295,7 @@ def _counted(kind: str, counts: Mapping[str, int]) -> str:
     if not parts:
         return ""
     (n, first), rest = parts[0], parts[1:]
-    return ", ".join([f"{_plural(n, noun)} {first}"] + [f"{m} {c}" for m, c in rest])
+    return ", ".join([f"{plural(n, noun)} {first}"] + [f"{m} {c}" for m, c in rest])
 
 
 def summary(totals: Mapping[str, Mapping[str, int]]) -> str:
@@ -464,7 +461,7 @@ def text(diff: Diff) -> str:
                     ])
                 lines += ["  " + r for r in _columns(rows, right={3})]
             if moved:
-                lines.append(f"{_plural(len(moved), 'player')} moved only in rank, rating unchanged:")
+                lines.append(f"{plural(len(moved), 'player')} moved only in rank, rating unchanged:")
                 lines += _wrapped([f"{plain(p.player)} {p.before.rank} -> {p.after.rank}" for p in moved])
         elif lg.matches:
             lines.append("no player's rating, rank or tier changed")
@@ -613,7 +610,7 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
             rows = [[md(p.player), _rating(p.after.rating), f"{p.before.rank} → {p.after.rank}"]
                     + ([md(p.after.tier or "-")] if lg.has_tiers else []) for p in moved]
             out.add("")
-            _md_folded(out, f"{_plural(len(moved), 'player')} moved only in rank (rating unchanged)",
+            _md_folded(out, f"{plural(len(moved), 'player')} moved only in rank (rating unchanged)",
                        header, rows, "players")
     if out.omitted:
         out.add("", f"**{out.omitted} rows left out:** a job summary holds at most 1 MiB. "

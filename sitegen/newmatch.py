@@ -21,7 +21,7 @@ from typing import Any
 
 from .config import Roster, league_config, roster
 from .load import load_site, read_toml, where_to_run
-from .problems import InvalidInput, Problems
+from .problems import InvalidInput, Problems, plural
 from .rating import System
 from .rating.base import check_name, normalize_name
 from .validate import MATCH_ID, MAX_ID, default_id
@@ -399,7 +399,7 @@ def run(root: Path, league: str, *, players: Sequence[str] = (), teams: Sequence
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         n = len(exc.problems)
-        print(f"sitegen: {n} problem{'s' if n != 1 else ''} found; nothing was written.", file=sys.stderr)
+        print(f"sitegen: {plural(n, 'problem')} found; nothing was written.", file=sys.stderr)
         return EXIT_INVALID
     verb = "created" if done.created else "appended to"
     print(f"sitegen: {verb} {done.file}: {_a(facts.system.name)} match, id {done.match_id}, "

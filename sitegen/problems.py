@@ -5,6 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+def plural(n: int, word: str) -> str:
+    """``1 match``, ``3 matches``, ``2 problems``: counts in messages and reports."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("s", "x", "ch", "sh")) else f"{n} {word}s"
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Problem:
     """One thing wrong with the input, located as precisely as it can be.

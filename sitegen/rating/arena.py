@@ -14,6 +14,7 @@ from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
     is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
 )
+from ..problems import plural
 
 TEAM_KEYS = ("won", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
@@ -44,10 +45,6 @@ def team_norm(team_size: int, score_to_win: int) -> float:
     team and 50 to win; the contract fixes the example's reading.
     """
     return team_size / score_to_win
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 class Arena(MatchSystem):
