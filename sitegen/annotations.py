@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import os
 import secrets
-import string
 import sys
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
+from .escape import markdown, visible
 from .git import prefix
 from .problems import Problem, plural
 
@@ -36,10 +35,6 @@ SUMMARY_ROWS = 1000         # a step's job summary holds at most 1 MiB: the log 
 
 _DATA = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A"})
 _PROPERTY = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"})
-# Markdown: every ASCII punctuation character may be backslash-escaped (CommonMark 2.4), except
-# that the HTML characters become entities, which also keeps a name from opening a tag.
-_MARKDOWN = str.maketrans({**{c: "\\" + c for c in string.punctuation},
-                           "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": " ", "\n": " "})
 
 
 def active(env: Mapping[str, str] | None = None) -> bool:
@@ -47,35 +42,15 @@ def active(env: Mapping[str, str] | None = None) -> bool:
     return (os.environ if env is None else env).get("GITHUB_ACTIONS") == "true"
 
 
-def printable(text: str) -> str:
-    """Control characters (an ESC would colour the log) and undecodable bytes of a file name shown as escapes.
-
-    Tabs, carriage returns and line feeds stay: the workflow-command escaping encodes the last two.
-    """
-    out = []
-    for ch in text:
-        category = unicodedata.category(ch)
-        if (category == "Cc" and ch not in "\t\r\n") or category == "Cs":
-            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-                       if category == "Cc" else f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def escape_data(text: str) -> str:
-    """A workflow command's message: one line whatever the text holds."""
-    return printable(text).translate(_DATA)
+    """A workflow command's message: one line whatever the text holds (line breaks encoded,
+    controls shown as escapes so an ESC cannot colour the log)."""
+    return visible(text, keep_breaks=True).translate(_DATA)
 
 
 def escape_property(text: str) -> str:
     """A workflow command's property value (file, title): also no ``,`` or ``:`` to end it early."""
-    return printable(text).translate(_PROPERTY)
-
-
-def escape_markdown(text: str) -> str:
-    """Text shown literally in GitHub-flavoured Markdown, table cells included (``|`` escaped)."""
-    return printable(text).translate(_MARKDOWN)
+    return visible(text, keep_breaks=True).translate(_PROPERTY)
 
 
 def workflow_path(root: Path, file: str, workspace: str | None) -> str | None:
@@ -125,7 +100,7 @@ def summary(problems: Sequence[Problem], root: Path, workspace: str | None) -> s
     for p in problems[:SUMMARY_ROWS]:
         cells = (workflow_path(root, p.file, workspace) or p.file, "" if p.line is None else str(p.line),
                  p.match or "", p.field or "", p.message)
-        lines.append("| " + " | ".join(escape_markdown(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(markdown(c) for c in cells) + " |")
     if n > SUMMARY_ROWS:
         lines += ["", f"{n - SUMMARY_ROWS} more: the step's log lists every problem."]
     return "\n".join(lines) + "\n\n"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import tempfile
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -26,6 +25,7 @@ from .config import LeagueConfig
 from .data import fmt_float, iso
 from .history import RatedLeague
 from .names import Lookalikes, Suggestion
+from .escape import markdown as md, visible as plain
 from .problems import plural
 from .rating.base import Match
 from .load import where_to_run
@@ -370,13 +370,7 @@ def _player_notes(lg: LeagueDiff) -> dict[str, str]:
 
 # --- text --------------------------------------------------------------------------------
 
-# Control characters and bidirectional overrides could rewrite a terminal line.
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">"}
-
-
-def plain(text: str) -> str:
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _char_width(c: str) -> int:
@@ -470,19 +464,10 @@ def text(diff: Diff) -> str:
 
 # --- Markdown ------------------------------------------------------------------------------
 
-# GitHub renders a job summary's Markdown, HTML included: every character that could start
-# markup in running text or a table cell (a link or image needs '[', a heading's closing
-# sequence '#', math '$') is written as a character reference, shown literally by both.
-# A reference also splits the text GitHub scans for bare links: "https:" and "www." stay text.
-_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~&$:]|(?<=www)\.", re.I)
 MD_LIMIT = 1_000_000        # GitHub refuses a step summary above 1 MiB (1,048,576 bytes)
 MD_RESERVE = 20_000         # for headings and notes written after the rows stop
 SHOWN = 15                  # a longer table shows its first FOLD rows, the rest folded
 FOLD = 10
-
-
-def md(text: str) -> str:
-    return _MD_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", plain(text))
 
 
 class _Summary:

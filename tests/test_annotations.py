@@ -12,7 +12,8 @@ import pytest
 
 from helpers import REPO, league_toml, lunaro_match, problems_of
 from sitegen import annotations
-from sitegen.annotations import annotation, escape_data, escape_markdown, escape_property
+from sitegen.annotations import annotation, escape_data, escape_property
+from sitegen.escape import markdown
 from sitegen.cli import main
 
 GITHUB_VARS = ("GITHUB_ACTIONS", "GITHUB_WORKSPACE", "GITHUB_STEP_SUMMARY")
@@ -86,14 +87,19 @@ def test_escape_property_also_escapes_colon_and_comma():
 
 
 def test_control_characters_and_undecodable_file_names_are_shown_as_escapes():
-    assert escape_data("a\x1b[31mred\x00\tb") == "a\\x1b[31mred\\x00\tb"
+    assert escape_data("a\x1b[31mred\x00\tb") == "a\\u001b[31mred\\u0000\tb"
+    assert escape_data("a\u202eb") == "a\\u202eb"           # a right-to-left override reorders the log line
     assert escape_property("caf\udce9.toml") == "caf\\udce9.toml"
 
 
-def test_escape_markdown_shows_markup_literally():
-    assert escape_markdown("<script>|`x`|</script> & *b* [l](u) \"q\"") == (
-        "&lt;script&gt;\\|\\`x\\`\\|&lt;\\/script&gt; &amp; \\*b\\* \\[l\\]\\(u\\) &quot;q&quot;")
-    assert escape_markdown("Zoë ☃ 100%") == "Zoë ☃ 100\\%"
+def test_job_summary_cells_show_markup_literally():
+    cell = markdown("<script>|`x`|</script> & *b* [l](u) \"q\"")
+    assert cell == ("&#60;script&#62;&#124;&#96;x&#96;&#124;&#60;/script&#62; &#38; &#42;b&#42; "
+                    "&#91;l&#93;(u) \"q\"")
+    assert markdown("Zoë ☃ 100%") == "Zoë ☃ 100%"
+    cmarkgfm = pytest.importorskip("cmarkgfm")
+    html = cmarkgfm.github_flavored_markdown_to_html(f"| a |\n|---|\n| {cell} |\n")
+    assert "<td>&lt;script&gt;|`x`|&lt;/script&gt; &amp; *b* [l](u) &quot;q&quot;</td>" in html
 
 
 # --- off GitHub: nothing on stdout ----------------------------------------------------------
@@ -291,8 +297,8 @@ def test_job_summary_lists_every_problem_escaped(make_site, github, capsys, tmp_
         "\n"
         "| File | Line | Match | Field | Problem |\n"
         "|---|---:|---|---|---|\n"
-        "| site\\/matches\\/duel\\/2024\\.toml | 3 | \\#1 \\(2024\\-1\\) | players\\[1\\]\\.name | "
-        "\\'&lt;script&gt;\\|\\`x\\`\\' is already listed as players\\[0\\]\\; a player may appear only once in a "
+        "| site/matches/duel/2024.toml | 3 | &#35;1 (2024-1) | players&#91;1&#93;.name | "
+        "'&#60;script&#62;&#124;&#96;x&#96;' is already listed as players&#91;0&#93;; a player may appear only once in a "
         "match |\n"
         "\n")
 
@@ -308,7 +314,7 @@ def test_summary_mentioned_by_the_notice_and_capped(make_site, github, capsys, t
                        "the job summary and this step's log list every one.")
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("### sitegen: 12 problems in the input\n")
-    assert text.count("\n| matches\\/duel\\/2024\\.toml |") == 11
+    assert text.count("\n| matches/duel/2024.toml |") == 11
     assert text.endswith("\n\n1 more: the step's log lists every problem.\n\n")
 
 
