@@ -23,7 +23,7 @@ from .config import Roster
 from .load import locate
 from .problems import Problem
 from .rating.base import Match, System
-from .validate import default_id
+from .validate import default_id, field_path, match_label
 
 if TYPE_CHECKING:
     from .build import Site
@@ -182,25 +182,16 @@ def _located(root: Path, files: dict[str, dict[str, Any] | None], system: System
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             files[m.file] = None     # changed since the check read it: the note goes without a line
     source = files[m.file]
-    league_rel = m.file.split("/", 2)[2]
-    label = f"#{m.position} ({default_id(league_rel, m.position)})"
+    fallback_id = default_id(m.file.split("/", 2)[2], m.position)
+    label = match_label({}, m.position, fallback_id)
     path: tuple[str | int, ...] = ("players", index, "name")
     line = m.line
     raws = source and source["data"].get("match")
     if isinstance(raws, list) and m.position <= len(raws) and isinstance(raws[m.position - 1], dict):
         raw = raws[m.position - 1]
-        if isinstance(raw.get("id"), str) and raw["id"]:
-            label = f"{raw['id']!r} (#{m.position})"
+        label = match_label(raw, m.position, fallback_id)
         parsed = system.parse_match(raw, lambda *_: None)
         if parsed is not None and parsed.name_paths:
             path = parsed.name_paths[index]
         line = locate(source["text"], path, ("match", m.position - 1)) or line
-    return Problem(m.file, line, label, _field(path), message)
-
-
-def _field(path: tuple[str | int, ...]) -> str:
-    """("teams", 0, "players", 1, "name") -> "teams[0].players[1].name", as problems write it."""
-    out = ""
-    for seg in path:
-        out += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if out else seg)
-    return out
+    return Problem(m.file, line, label, field_path(path), message)

@@ -102,15 +102,12 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
                          match=label)
             continue
         explicit = raw.get("id")
-        if isinstance(explicit, str) and explicit:
-            label = f"{explicit!r} (#{position})"
-        else:
-            label = f"#{position} ({fallback_id})"
+        label = match_label(raw, position, fallback_id)
         before = len(problems)
 
         def report(path: tuple[str | int, ...], message: str, *, _label=label, _table=table) -> None:
             problems.add(f.rel, message, line=f.locate(*path, table=_table), match=_label,
-                         field=_field(path))
+                         field=field_path(path))
 
         for key in sorted(set(raw) - set(allowed)):
             report((key,), unknown_key(key, allowed, kind="matches", system=config.system_name))
@@ -154,7 +151,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
                 if name in seen:
                     via = f" (alias of {name!r})" if written != name else ""
                     # The other entry by its field path, counted from 0 like the field itself.
-                    report(paths[i], f"{written!r}{via} is already listed as {_field(paths[seen[name]][:-1])}; "
+                    report(paths[i], f"{written!r}{via} is already listed as {field_path(paths[seen[name]][:-1])}; "
                                      "a player may appear only once in a match")
                 else:
                     seen[name] = i
@@ -186,7 +183,16 @@ def _first_use(f: TomlFile, index: int, explicit: bool) -> str:
     return f"{f.rel}:{line}" if line else f.rel
 
 
-def _field(path: tuple[str | int, ...]) -> str:
+def match_label(raw: dict[str, Any], position: int, fallback_id: str) -> str:
+    """How problems name a match: its explicit id and position, or its position and default id."""
+    explicit = raw.get("id")
+    if isinstance(explicit, str) and explicit:
+        return f"{explicit!r} (#{position})"
+    return f"#{position} ({fallback_id})"
+
+
+def field_path(path: tuple[str | int, ...]) -> str:
+    """("teams", 0, "players", 1, "name") -> "teams[0].players[1].name", as problems write it."""
     out = ""
     for seg in path:
         out += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if out else seg)
