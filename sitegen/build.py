@@ -12,9 +12,10 @@ from .data import league_files
 from .history import RatedLeague, rate_league
 from .load import load_site
 from .problems import InvalidInput, Problem, Problems
+from .rating.base import RatingDiverged
 from .pages import check_templates
 from .validate import League, league_matches
-from .write import Output
+from .write import Output, check_output_folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,23 @@ def check(root: Path) -> Site:
 
 
 def rate(site: Site) -> tuple[RatedLeague, ...]:
-    return tuple(rate_league(league) for league in site.leagues)
+    """Every league replayed; a league whose math leaves the finite numbers is a problem of its own."""
+    rated, problems = [], Problems()
+    for league in site.leagues:
+        try:
+            rated.append(rate_league(league))
+        except RatingDiverged as exc:
+            config = league.config
+            match = next((m for m in league.matches if m.id == exc.event), None)
+            where = f"match {exc.event!r}" if match else f"rating period {exc.event}"
+            problems.add(match.file if match else config.file, line=match.line if match else None,
+                         match=exc.event if match else None,
+                         message=f"league {config.slug!r}: {exc.what} leaves the finite numbers in {where}: "
+                                 f"on these results the {config.system_name} math itself runs away (Glicko-2's "
+                                 "volatility can grow without bound); lower tau, or rate by a longer period")
+    if problems:
+        raise InvalidInput(list(problems))
+    return tuple(rated)
 
 
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
@@ -56,12 +73,11 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     from .pages import render_site, site_base_url
     from . import provenance
 
+    # The output folder is replaced whole: only an absent or empty folder, or a site sitegen
+    # wrote, and never a repository, the site's own files or a folder holding them (write.py).
+    # A symbolic link is judged by the folder it points to, as the command line resolves --out.
     root, out = root.resolve(), out.resolve()
-    inputs = [root / name for name in ("matches", "content", "templates", "pyproject.toml")]
-    if root.is_relative_to(out) or any(out.is_relative_to(path) for path in inputs):
-        # The output folder is replaced whole: it must never hold the site's own files.
-        raise InvalidInput([Problem(str(out), message="the output folder would replace the site's own "
-                                    "files; choose a folder such as ROOT/_site")])
+    check_output_folder(root, out)
     site = check(root)
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.

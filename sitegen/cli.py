@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from pathlib import Path
 
 from . import __version__
+from .escape import visible
 from .problems import InvalidInput, plural
 
 EXIT_OK, EXIT_INVALID = 0, 1
 EXIT_USAGE = 2          # argparse's own code for bad arguments
+EXIT_INTERNAL = 3       # a bug in sitegen, never the input's fault (CONTRACT section 10)
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_PIPE = 141         # 128 + SIGPIPE: the reader of our output went away (`sitegen diff | head`)
+DEBUG_VARIABLE = "SITEGEN_DEBUG"
 
 
 def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None) -> int:
@@ -202,7 +209,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE
+    except Exception as exc:    # noqa: BLE001 - the one place every unexpected error ends
+        return internal_error(exc)
+
+
+def internal_error(exc: BaseException) -> int:
+    """An error no input should cause: one line (a traceback only when asked for), exit 3.
+
+    Exit 1 means "fix your files"; a bug must not look like that to a curator or to CI.
+    """
+    if os.environ.get(DEBUG_VARIABLE) == "1":
+        traceback.print_exception(exc, file=sys.stderr)
+    detail = visible(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+    if len(detail) > 300:
+        detail = detail[:299] + "…"
+    hint = "" if os.environ.get(DEBUG_VARIABLE) == "1" else f"; rerun with {DEBUG_VARIABLE}=1 for the traceback"
+    print(f"sitegen: internal error ({detail}): this is a bug in sitegen, not a problem in your "
+          f"files{hint}", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from functools import partial
 from datetime import date, datetime, time, timezone
 from typing import Any
 
+from . import limits
 from .config import LeagueConfig, Roster
 from .load import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from .problems import Problems
@@ -32,14 +33,24 @@ class League:
 
 
 def to_utc(value: Any) -> datetime | None:
-    """TOML offset date-time, local date-time (UTC) or local date (00:00 UTC) -> aware UTC."""
+    """TOML offset date-time, local date-time (UTC) or local date (00:00 UTC) -> aware UTC.
+
+    None for any other value, and for a date outside ``limits.PLAYED_RANGE``: its year is
+    looked at before the offset is applied, which would overflow at years 1 and 9999.
+    """
     if isinstance(value, datetime):
+        if not limits.EARLIEST.year <= value.year <= limits.LATEST.year:
+            return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
-    if isinstance(value, date):
-        return datetime.combine(value, time(0, 0), tzinfo=timezone.utc)
-    return None
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+    elif isinstance(value, date):
+        if not limits.EARLIEST.year <= value.year <= limits.LATEST.year:
+            return None
+        value = datetime.combine(value, time(0, 0), tzinfo=timezone.utc)
+    else:
+        return None
+    return value if limits.EARLIEST <= value <= limits.LATEST else None
 
 
 def unquoted_date(value: Any) -> str:
@@ -74,7 +85,33 @@ def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
         league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
         keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, problems))
     keyed.sort(key=lambda item: item[0])
-    return League(config, tuple(m for _, m in keyed))
+    matches = tuple(m for _, m, _ in keyed)
+    explicit = {m.id for _, m, given in keyed if given}
+    _report_duplicates(matches, explicit, system, problems)
+    return League(config, matches)
+
+
+def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
+    """The same match entered twice: same played, same players, same results (CONTRACT section 10).
+
+    Two matches that both carry explicit ids are taken as two real matches (a rematch at the
+    same minute). Fields that are conditions rather than results (a lunaro ping) do not count.
+    """
+    conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
+    first: dict[tuple, Match] = {}
+    for m in matches:
+        results = tuple(sorted(
+            (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
+            for name, entry in zip(m.players, m.entries)))
+        key = (m.played, results)
+        earlier = first.setdefault(key, m)
+        if earlier is m or (m.id in explicit and earlier.id in explicit):
+            continue
+        where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
+        problems.add(m.file, f"the same match as {earlier.id!r} at {where} (same played, players and "
+                             "results): remove the copy, or give both matches explicit ids if they "
+                             "really are two matches", line=m.line,
+                     match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
 
 
 def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
@@ -134,7 +171,10 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
                                 "or a date such as 2024-05-01")
         else:
             played = to_utc(raw["played"])
-            if played is None:
+            if played is None and isinstance(raw["played"], date):
+                report(("played",), f"{value_text(raw['played'])} is outside the dates sitegen rates: "
+                                    f"played must fall {limits.PLAYED_RANGE}")
+            elif played is None:
                 report(("played",), f"must be a TOML date-time (2024-05-01T19:30:00+02:00, "
                                     f"2024-05-01T19:30:00) or date (2024-05-01), got "
                                     f"{value_text(raw['played'])}{unquoted_date(raw['played'])}")
@@ -167,7 +207,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
                   players=names, entries=parsed.entries, extra=extra, line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.
-        out.append(((played, league_rel, position), m))
+        out.append(((played, league_rel, position), m, match_id == explicit))
     return out
 
 

@@ -782,11 +782,14 @@ def test_player_listed_twice_names_the_other_entry(make_site):
 
 
 def test_duplicate_id_names_the_line_of_its_first_use(make_site):
-    one = '[[match]]\n{id}played = 2024-01-05\nplayers = [{{ name = "C", goals = 1, ping = 0 }}, ' \
+    # Different days: the same match entered twice is a problem of its own.
+    one = '[[match]]\n{id}played = 2024-01-0{day}\nplayers = [{{ name = "C", goals = 1, ping = 0 }}, ' \
           '{{ name = "D", goals = 2, ping = 0 }}]\n\n'
     root = make_site({"matches/lu/league.toml": LU_LEAGUE,
-                      "matches/lu/a.toml": one.format(id="") * 2 + one.format(id='id = "final"\n'),
-                      "matches/lu/b.toml": one.format(id='id = "a-2"\n') + one.format(id='id = "final"\n')})
+                      "matches/lu/a.toml": one.format(id="", day=1) + one.format(id="", day=2)
+                      + one.format(id='id = "final"\n', day=3),
+                      "matches/lu/b.toml": one.format(id='id = "a-2"\n', day=4)
+                      + one.format(id='id = "final"\n', day=5)})
     assert [str(p) for p in problems_of(root)] == [
         "matches/lu/b.toml:2: match 'a-2' (#1): id: duplicate match id 'a-2', already used in matches/lu/a.toml:5; "
         "ids must be unique within the league",

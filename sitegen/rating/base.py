@@ -128,8 +128,29 @@ BANDS_ALLOWED = "a non-empty list of [min_rating, k] pairs, min_rating increasin
 # --- shared math -------------------------------------------------------------------
 
 def expected(r_a: float, r_b: float) -> float:
-    """Logistic expected score of a against b on the 400-point scale (all the Elo seeds)."""
-    return 1.0 / (1.0 + 10.0 ** ((r_b - r_a) / 400.0))
+    """Logistic expected score of a against b on the 400-point scale (all the Elo seeds).
+
+    Written as 10^-x / (1 + 10^-x) past x = 300, where 10^x would overflow a float
+    (ratings 120,000 apart); below it the seeds' form, to the last bit.
+    """
+    x = (r_b - r_a) / 400.0
+    if x > 300.0:
+        t = 10.0 ** -x
+        return t / (1.0 + t)
+    return 1.0 / (1.0 + 10.0 ** x)
+
+
+class RatingDiverged(ArithmeticError):
+    """A system's own math left the finite numbers in one rating event (CONTRACT section 10).
+
+    Raised by ``System.rate`` with the event's key (a match id or a rating period) and the
+    value that ran away; the build reports it as a problem of the league.
+    """
+
+    def __init__(self, event: str, what: str) -> None:
+        self.event = event
+        self.what = what
+        super().__init__(f"{what} left the finite numbers in {event}")
 
 
 def k_from_bands(bands: Sequence[Sequence[float]], rating: float) -> float:
@@ -378,6 +399,9 @@ class Field:
     allowed: str
     default: Any = None
     required: bool = True
+    # False for a condition of the game (a ping) rather than its outcome: two entries of one
+    # match that differ only there are still the same match entered twice.
+    result: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,8 @@ from datetime import datetime, timezone
 from typing import Any, ClassVar
 
 from .base import (
-    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter, Standing,
+    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter,
+    Standing,
     is_number, one_of, parse_entries, positive,
 )
 
@@ -73,7 +74,11 @@ def expected_score(player: Glicko, opponent: Glicko) -> float:
     Ratings enter only as mu - mu_j = (r - r_j) / SCALE, so no reference point
     (the paper's 1500) is needed and a common shift of all ratings changes nothing.
     """
-    return 1.0 / (1.0 + math.exp(-g(opponent.rd / SCALE) * (player.rating - opponent.rating) / SCALE))
+    z = g(opponent.rd / SCALE) * (player.rating - opponent.rating) / SCALE
+    if z < -700.0:              # exp(-z) would overflow: the same logistic as exp(z) / (1 + exp(z))
+        t = math.exp(z)
+        return t / (1.0 + t)
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 def variance_and_improvement(player: Glicko,
@@ -96,8 +101,14 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float, *, tau: flo
     phi2 = phi * phi
 
     def f(x: float) -> float:
-        ex = math.exp(x)
-        return ex * (delta * delta - phi2 - v - ex) / (2.0 * (phi2 + v + ex) ** 2) - (x - a) / (tau * tau)
+        if x > 700.0:
+            # e^x would overflow: numerator and denominator divided by e^2x, w = e^-x.
+            w = math.exp(-x)
+            first = ((delta * delta - phi2 - v) * w - 1.0) / (2.0 * ((phi2 + v) * w + 1.0) ** 2)
+        else:
+            ex = math.exp(x)
+            first = ex * (delta * delta - phi2 - v - ex) / (2.0 * (phi2 + v + ex) ** 2)
+        return first - (x - a) / (tau * tau)
 
     big_a = a
     if delta * delta > phi2 + v:
@@ -106,6 +117,8 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float, *, tau: flo
         k = 1
         while f(a - k * tau) < 0:
             k += 1
+            if k > MAX_ITERATIONS * 1000:
+                raise RatingDiverged("", "the volatility's bracket (step 5)")
         big_b = a - k * tau
     f_a, f_b = f(big_a), f(big_b)
     for _ in range(MAX_ITERATIONS):
@@ -279,7 +292,14 @@ class Glicko2(MatchSystem):
                             results[name].append((before[other], s))
             changes = []
             for name, old in before.items():
-                new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
+                try:
+                    new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
+                except (RatingDiverged, OverflowError, ZeroDivisionError, ValueError):
+                    new = Glicko(math.nan, math.nan, math.nan)
+                for value, what in ((new.volatility, "the volatility"), (new.rd, "the RD"),
+                                    (new.rating, "the rating")):
+                    if not math.isfinite(value):
+                        raise RatingDiverged(key, f"{what} of {name!r}")
                 held[name] = (new, index)
                 changes.append(Change(name, old.rating, new.rating, {
                     "rd_before": old.rd, "rd_after": new.rd,

@@ -55,8 +55,10 @@ class Lunaro(MatchSystem):
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("goals", lambda v: is_int(v) and 0 <= v <= MAX_GOALS, f"an integer 0..{MAX_GOALS}"),
-        Field("ping", lambda v: is_int(v) and v >= 0, "an integer >= 0 (milliseconds)"),
-        Field("host", lambda v: isinstance(v, bool), "true or false", default=False, required=False),
+        Field("ping", lambda v: is_int(v) and v >= 0, "an integer >= 0 (milliseconds)",
+              result=False),
+        Field("host", lambda v: isinstance(v, bool), "true or false", default=False, required=False,
+              result=False),
     )
     # 0-0 at ping 0: valid for any two players, a draw between equal ratings.
     example: ClassVar[Example] = Example(
