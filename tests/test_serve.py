@@ -1,8 +1,9 @@
-"""`sitegen serve` stopped by a signal: the build in progress cleans up, the preview ends at once.
+"""`sitegen serve`: stopped by a signal, the build in progress cleans up and the preview ends at
+once; a failed build of any kind, the first one included, never ends it.
 
-Each test runs the real command in a child process on a site that takes a few seconds to
-build, signals it while a build writes its staging folder (``._site.new-*`` beside the
-output) or while it serves, and looks at what is left on disk.
+Most tests run the real command in a child process on a site that takes a few seconds to
+build, signal it while a build writes its staging folder (``._site.new-*`` beside the
+output) or while it serves, or break a build, and look at what is served and left on disk.
 """
 
 from __future__ import annotations
@@ -38,19 +39,48 @@ def big_site(root: Path, matches: int = 300) -> Path:
                               "matches/duel/2024.toml": "\n".join(tables)})
 
 
-class Preview:
-    """`python -m sitegen serve` on a free port, its output in files that the test reads."""
+# Imported first by the child (PYTHONPATH): a build whose pyproject.toml holds the comment
+# "# break: runtime" (or "# break: oserror") fails as a bug in sitegen (or an I/O error) would.
+BREAKER = """
+import errno
+import sitegen.build as _build
 
-    def __init__(self, root: Path) -> None:
+_rate = _build.rate
+
+
+def rate(site):
+    text = (site.root / "pyproject.toml").read_text(encoding="utf-8") if (site.root / "pyproject.toml").is_file() else ""
+    if "# break: runtime" in text:
+        raise RuntimeError("a rebuild that breaks")
+    if "# break: oserror" in text:
+        raise OSError(errno.EIO, "Input/output error", str(site.root / "pyproject.toml"))
+    return _rate(site)
+
+
+_build.rate = rate
+"""
+
+
+class Preview:
+    """`python -m sitegen serve` on a free port, its output in files that the test reads.
+    ``breakable``: builds can be broken through pyproject.toml (BREAKER)."""
+
+    def __init__(self, root: Path, *args: str, breakable: bool = False, env: dict[str, str] | None = None) -> None:
         self.root = root
         self.out = root / "_site"
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        paths = [str(REPO)]
+        if breakable:
+            breaker = root.parent / f"{root.name}-breaker"
+            breaker.mkdir(exist_ok=True)
+            (breaker / "sitecustomize.py").write_text(BREAKER, encoding="utf-8")
+            paths.insert(0, str(breaker))
+        environment = {**os.environ, **(env or {})}
+        environment["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
         self.stdout = open(root.parent / f"{root.name}.stdout", "w+", encoding="utf-8")
         self.stderr = open(root.parent / f"{root.name}.stderr", "w+", encoding="utf-8")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0"],
-            stdout=self.stdout, stderr=self.stderr, env=env)
+            [sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0", *args],
+            stdout=self.stdout, stderr=self.stderr, env=environment)
 
     def staging(self, kinds: tuple[str, ...] = ("new", "old")) -> list[Path]:
         return sorted(p for p in self.root.iterdir() if re.match(rf"\._site\.({'|'.join(kinds)})-", p.name))
@@ -83,6 +113,10 @@ class Preview:
         code = self.proc.wait(timeout=30)
         return code, time.monotonic() - start
 
+    def wait_for(self, text: str, count: int = 1, timeout: float = 60) -> None:
+        """Until ``text`` has been printed ``count`` times."""
+        self.wait(lambda: self.output().count(text) >= count, f"{count} x {text!r}", timeout)
+
     def output(self) -> str:
         self.stdout.seek(0)
         self.stderr.seek(0)
@@ -100,8 +134,8 @@ class Preview:
 def preview(tmp_path):
     started: list[Preview] = []
 
-    def start(root: Path) -> Preview:
-        started.append(Preview(root))
+    def start(root: Path, *args: str, **kwargs) -> Preview:
+        started.append(Preview(root, *args, **kwargs))
         return started[-1]
 
     yield start
@@ -109,13 +143,18 @@ def preview(tmp_path):
         p.close()
 
 
-def get(port: int, path: str) -> int:
+def fetch(port: int, path: str) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         conn.request("GET", path)
-        return conn.getresponse().status
+        response = conn.getresponse()
+        return response.status, response.read()
     finally:
         conn.close()
+
+
+def get(port: int, path: str) -> int:
+    return fetch(port, path)[0]
 
 
 def test_sigterm_during_the_first_build_removes_its_staging_folder(tmp_path, preview):
@@ -221,3 +260,119 @@ def test_a_bad_repo_url_stops_serve_before_building(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("--repo-url: must be the repository's absolute http(s) URL")
     assert not out.exists()
+
+
+# --- failed builds never end the preview ------------------------------------------------------
+
+NOT_REBUILT = "sitegen: not rebuilt; the preview shows the last good build."
+HINT = "rerun with SITEGEN_DEBUG=1 for the traceback"
+
+
+@pytest.mark.parametrize("kind", ["runtime", "oserror"])
+def test_a_rebuild_that_raises_keeps_the_last_site_served(tmp_path, preview, kind):
+    root = big_site(tmp_path / "site", matches=20)
+    write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
+    p = preview(root, breakable=True)
+    port = p.port()
+    status, index = fetch(port, "/")
+    assert status == 200 and index == (p.out / "index.html").read_bytes()
+    write_files(root, {"pyproject.toml": f"[tool.sitegen]\n# break: {kind}\n"})
+    p.wait_for(NOT_REBUILT)
+    err = p.output()
+    if kind == "runtime":
+        assert ("sitegen: internal error (RuntimeError: a rebuild that breaks): this is a bug in sitegen, "
+                f"not a problem in your files; {HINT}") in err
+    else:
+        assert "sitegen: the build could not read or write a file: Input/output error (" in err
+    assert "Traceback" not in err
+    assert p.proc.poll() is None
+    assert fetch(port, "/") == (200, index)            # the last good site, still answered
+    assert p.staging() == []
+    # Fixed: the next change rebuilds.
+    write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
+    p.wait_for("sitegen: rebuilt ", 2)
+    assert get(port, "/") == 200 and p.proc.poll() is None
+
+
+def test_with_sitegen_debug_a_broken_rebuild_prints_its_traceback(tmp_path, preview):
+    root = big_site(tmp_path / "site", matches=20)
+    write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
+    p = preview(root, breakable=True, env={"SITEGEN_DEBUG": "1"})
+    port = p.port()
+    write_files(root, {"pyproject.toml": "[tool.sitegen]\n# break: runtime\n"})
+    p.wait_for(NOT_REBUILT)
+    err = p.output()
+    assert "Traceback (most recent call last)" in err and "RuntimeError: a rebuild that breaks" in err
+    assert HINT not in err
+    assert get(port, "/") == 200 and p.proc.poll() is None
+
+
+@pytest.mark.parametrize("breakage", ["invalid input", "internal error"])
+def test_a_first_build_that_fails_still_serves_and_the_fix_gives_a_site(tmp_path, preview, breakage):
+    root = big_site(tmp_path / "site", matches=20)
+    league = root / "matches/duel/league.toml"
+    good = league.read_text(encoding="utf-8")
+    if breakage == "invalid input":
+        league.write_text(good + "k = 5\n", encoding="utf-8")
+        write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
+    else:
+        write_files(root, {"pyproject.toml": "[tool.sitegen]\n# break: runtime\n"})
+    p = preview(root, breakable=True)
+    port = p.port()
+    assert "sitegen: not built; the preview shows a placeholder page until a build succeeds." in p.output()
+    assert not p.out.exists()
+    status, body = fetch(port, "/")
+    assert status == 503 and b"No site yet" in body and b'http-equiv="refresh"' in body
+    assert fetch(port, "/leagues/duel/")[0] == 503
+    league.write_text(good, encoding="utf-8")
+    write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
+    p.wait_for("sitegen: rebuilt ")
+    status, body = fetch(port, "/")
+    assert status == 200 and body == (p.out / "index.html").read_bytes()
+    assert get(port, "/no-such-page/") == 404
+    assert p.proc.poll() is None
+
+
+def test_a_first_build_that_fails_serves_the_site_of_an_earlier_session(tmp_path, preview):
+    root = big_site(tmp_path / "site", matches=20)
+    assert subprocess.run([sys.executable, "-m", "sitegen", "build", "--root", str(root)],
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True).returncode == 0
+    league = root / "matches/duel/league.toml"
+    league.write_text(league.read_text(encoding="utf-8") + "k = 5\n", encoding="utf-8")
+    p = preview(root)
+    port = p.port()
+    assert NOT_REBUILT in p.output()
+    assert fetch(port, "/") == (200, (p.out / "index.html").read_bytes())
+
+
+def test_a_refused_output_folder_stops_serve_before_building(tmp_path):
+    root = big_site(tmp_path / "site", matches=5)
+    mine = write_files(tmp_path, {"mine/notes.txt": "keep"}) / "mine"
+    proc = subprocess.run([sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0",
+                           "--out", str(mine)], env={**os.environ, "PYTHONPATH": str(REPO)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "not a site sitegen wrote" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"] and not (root / "_site").exists()
+
+
+def test_rebuild_reports_any_exception_and_returns(tmp_path, monkeypatch, capsys):
+    from sitegen import serve
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(serve, "build", broken)
+    monkeypatch.delenv("SITEGEN_DEBUG", raising=False)
+    assert serve.rebuild(tmp_path, tmp_path / "_site") is False
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"sitegen: internal error (KeyError: 'a bug'): this is a bug in sitegen, not a problem in your files; {HINT}",
+        NOT_REBUILT]
+    # A stop is not a failure: it still ends the preview.
+    def stopped(*args, **kwargs):
+        raise serve.Stop(signal.SIGTERM)
+
+    monkeypatch.setattr(serve, "build", stopped)
+    with pytest.raises(serve.Stop):
+        serve.rebuild(tmp_path, tmp_path / "_site")
