@@ -31,7 +31,7 @@ or an error) removes its staging folder and leaves the output as it was.
 
 Debris. A build killed while it writes (SIGKILL, a power cut) leaves its staging
 folder behind. While a build runs it holds an exclusive ``flock`` on its staging
-folder (and on the old site while removing it); the kernel drops the lock when
+folder, and on the old site while it removes it; the kernel drops a lock when
 the process dies, however it dies. After each successful swap, the build removes
 every ``.<out>.new-*`` and ``.<out>.old-*`` folder beside the output that is
 sitegen's (marker, or the signature below) and whose lock it can take at once:
@@ -114,11 +114,9 @@ def old_site_signature(folder: Path) -> bool:
             if league.is_symlink() or standings.is_symlink() or not standings.is_file():
                 continue
             with open(standings, "rb") as fh:
-                if fh.readline(256).startswith(STANDINGS_HEADER + b","):
-                    return True
-                fh.seek(0)
-                if fh.readline(256).rstrip(b"\r\n") == STANDINGS_HEADER:
-                    return True
+                header = fh.readline(256).rstrip(b"\r\n")
+            if header == STANDINGS_HEADER or header.startswith(STANDINGS_HEADER + b","):
+                return True
     except OSError:
         return False
     return False
@@ -418,7 +416,11 @@ class Output:
                         old = tmp
                 else:
                     os.rename(self.out, old)    # the fallback; the output is absent until ...
-                    os.rename(tmp, self.out)    # ... this rename, the next system call
+                    try:
+                        os.rename(tmp, self.out)    # ... this rename, the next system call
+                    except OSError:
+                        os.rename(old, self.out)    # the old site back where it was
+                        raise
                     self._release()
                 shutil.rmtree(old, ignore_errors=True)
             finally:

@@ -288,6 +288,32 @@ def test_where_the_exchange_is_refused_two_renames_do_it(tmp_path, monkeypatch, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
 
 
+def test_when_the_fallback_cannot_move_the_new_site_in_the_old_one_is_put_back(tmp_path, monkeypatch):
+    def refuse(a, b, flags):
+        raise OSError(errno.EINVAL, "Invalid argument", str(a), None, str(b))
+
+    real_rename = os.rename
+
+    def rename(a, b):
+        if Path(a).name.startswith("._site.new-") and Path(b).name == "_site":
+            raise OSError(errno.EIO, "I/O error", str(a), None, str(b))
+        return real_rename(a, b)
+
+    out = tmp_path / "_site"
+    first = write.Output(out)
+    first.add("index.html", "one")
+    first.commit()
+    monkeypatch.setattr(write, "_renameat2", refuse)
+    monkeypatch.setattr(write.os, "rename", rename)
+    second = write.Output(out)
+    second.add("index.html", "two")
+    with pytest.raises(OSError):
+        second.commit()
+    second.discard()
+    assert (out / "index.html").read_text() == "one" and write.has_marker(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
+
+
 def test_another_exchange_error_is_not_hidden(tmp_path, monkeypatch):
     def fail(a, b, flags):
         raise OSError(errno.EIO, "I/O error", str(a), None, str(b))
