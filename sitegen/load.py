@@ -10,11 +10,11 @@ import difflib
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .locate import _line_of, _scan, _string_end, _table_spans, locate
+from .locate import Locator, _line_of, _scan, _string_end, locate  # noqa: F401 - names.py takes locate from here
 from .problems import Problems
 
 LEAGUE_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -28,14 +28,22 @@ class TomlFile:
     rel: str                      # relative to the site root, '/'-separated
     text: str
     data: dict[str, Any]
+    # The text's index for locating lines, built on the first question (one per file, so that
+    # thousands of problems in it cost one pass over the text, not one each).
+    _lines: list[Locator] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def _locator(self) -> Locator:
+        if not self._lines:
+            self._lines.append(Locator(self.text))
+        return self._lines[0]
 
     def table_lines(self, name: str) -> list[int]:
         """First line of each [[name]] table, in order (empty if written inline)."""
-        return [_line_of(self.text, start) for start, _ in _table_spans(self.text, name, 0, len(self.text))]
+        return self._locator().table_lines(name)
 
     def locate(self, *path: str | int, table: tuple[str, int] | None = None) -> int | None:
         """Best-effort 1-based line of a value, e.g. locate("players", 1, "goals", table=("match", 2))."""
-        return locate(self.text, path, table)
+        return self._locator().locate(path, table)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,18 @@
 """Find the line of a value in TOML text.
 
 tomllib gives values but not positions; every problem a curator sees carries a
-line, found here from the text itself.
+line, found here from the text itself. A file with thousands of problems is
+answered from one index of its text (``Locator``), built on the first question:
+without it every problem rescanned the whole file, and a converted history with
+one systematic mistake took hours to report.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_left
+from functools import lru_cache
 
 
 # --- locating lines in TOML text -------------------------------------------------
@@ -131,8 +136,14 @@ def _depth_before(text: str, start: int, pos: int) -> int:
 
 def _nth_element(text: str, n: int, start: int, end: int) -> tuple[int, int] | None:
     """Span of the n-th (0-based) element of the inline array in [start, end)."""
+    elements = _elements(text, start, end)
+    return elements[n] if 0 <= n < len(elements) else None
+
+
+def _elements(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Span of every element of the inline array in [start, end), in order."""
+    out: list[tuple[int, int]] = []
     begin = None
-    count = 0
     for j, c, depth in _scan(text, start, end):
         if depth == 0 and c == "[" and begin is None:
             begin = j + 1
@@ -141,20 +152,18 @@ def _nth_element(text: str, n: int, start: int, end: int) -> tuple[int, int] | N
         if begin is None:
             continue
         if (c == "," and depth == 1) or (c == "]" and depth == 0):
-            if count == n:
-                s = elem_start
-                while s < j:    # skip blanks and whole comments: the element starts after them
-                    if text[s] in " \t\r\n":
-                        s += 1
-                    elif text[s] == "#":
-                        nl = text.find("\n", s, j)
-                        s = j if nl < 0 else nl + 1
-                    else:
-                        break
-                return s, j
-            count += 1
+            s = elem_start
+            while s < j:    # skip blanks and whole comments: the element starts after them
+                if text[s] in " \t\r\n":
+                    s += 1
+                elif text[s] == "#":
+                    nl = text.find("\n", s, j)
+                    s = j if nl < 0 else nl + 1
+                else:
+                    break
+            out.append((s, j))
             elem_start = j + 1
-    return None
+    return out
 
 
 def _table_spans(text: str, name: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -191,80 +200,198 @@ def _header_keys(inner: str) -> tuple[str, ...] | None:
 
 def _standard_table(text: str, keys: tuple[str, ...]) -> tuple[int, int, int] | None:
     """(header start, body start, body end) of the standard table ``[a.b]`` with these keys."""
+    return _standard_tables(text).get(keys)
+
+
+# --- the index: every question about one text answered from one pass over it ----------
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+# Every `key =` that _find_key's pattern finds for some bare key, in one pass: at a line start
+# or after '{' or ',', written bare or in double quotes.
+_ANY_KEY = re.compile(r'(?:^|[{,])[ \t]*(?:([A-Za-z0-9_-]+)|"([A-Za-z0-9_-]+)")[ \t]*=', re.M)
+
+
+class Locator:
+    """The positions ``locate`` needs in one text, each found once and kept.
+
+    Built lazily: the line starts and table headers on the first question, the rest per
+    span (a [[match]] table, a value) when a question first needs it. Answers are those
+    of the scanning functions above; only the work is not repeated, so locating every
+    problem of a file costs about one pass over it plus the tables that have problems.
+    """
+
+    __slots__ = ("text", "_newlines", "_spans", "_keys", "_values", "_elements", "_standard")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._newlines: list[int] | None = None
+        self._spans: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
+        self._keys: dict[tuple[int, int], dict[str, int]] = {}
+        self._values: dict[tuple[int, int], tuple[int, int]] = {}
+        self._elements: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self._standard: dict[tuple[str, ...], tuple[int, int, int]] | None = None
+
+    def line(self, pos: int) -> int:
+        """1-based line of index ``pos`` (as _line_of, by binary search)."""
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        return bisect_left(self._newlines, pos) + 1
+
+    def table_spans(self, name: str, start: int, end: int) -> list[tuple[int, int]]:
+        key = (name, start, end)
+        spans = self._spans.get(key)
+        if spans is None:
+            spans = self._spans[key] = _table_spans(self.text, name, start, end)
+        return spans
+
+    def table_lines(self, name: str) -> list[int]:
+        """First line of each [[name]] table, in order (empty if written inline)."""
+        return [self.line(start) for start, _ in self.table_spans(name, 0, len(self.text))]
+
+    def find_key(self, key: str, start: int, end: int) -> int | None:
+        """As _find_key; a bare key from one index of the span's keys."""
+        if not _BARE_KEY.match(key):
+            return _find_key(self.text, key, start, end)
+        keys = self._keys.get((start, end))
+        if keys is None:
+            keys = self._keys[(start, end)] = _span_keys(self.text, start, end)
+        return keys.get(key)
+
+    def value_span(self, eq: int, end: int) -> tuple[int, int]:
+        span = self._values.get((eq, end))
+        if span is None:
+            span = self._values[(eq, end)] = _value_span(self.text, eq, end)
+        return span
+
+    def nth_element(self, n: int, start: int, end: int) -> tuple[int, int] | None:
+        elements = self._elements.get((start, end))
+        if elements is None:
+            elements = self._elements[(start, end)] = _elements(self.text, start, end)
+        return elements[n] if 0 <= n < len(elements) else None
+
+    def standard_table(self, keys: tuple[str, ...]) -> tuple[int, int, int] | None:
+        if self._standard is None:
+            self._standard = _standard_tables(self.text)
+        return self._standard.get(keys)
+
+    def locate(self, path: tuple[str | int, ...], table: tuple[str, int] | None = None) -> int | None:
+        """Best-effort line of ``path`` inside the n-th ``[[table]]`` (or the whole file)."""
+        text = self.text
+        start, end = 0, len(text)
+        prefix = ""
+        if table is None:
+            # Keys under a standard table header: [params] k = ..., [players."ann"] aliases = ...
+            lead = 0
+            while lead < len(path) and isinstance(path[lead], str):
+                lead += 1
+            for n in range(lead, 0, -1):
+                found = self.standard_table(tuple(path[:n]))     # type: ignore[arg-type]
+                if found is not None:
+                    head, body, end = found
+                    if n == len(path):
+                        return self.line(head)
+                    start, path = body, path[n:]
+                    break
+        if table is not None:
+            name, index = table
+            spans = self.table_spans(name, 0, len(text))
+            if index < len(spans):
+                start, end = spans[index]
+            else:
+                eq = self.find_key(name, 0, len(text))
+                if eq is None:
+                    return None
+                vs, ve = self.value_span(eq, len(text))
+                elem = self.nth_element(index, vs, ve)
+                if elem is None:
+                    return self.line(eq)
+                start, end = elem
+                if text[start] == "{":
+                    start += 1
+            prefix = name
+        line = self.line(start)
+        for k, seg in enumerate(path):
+            if isinstance(seg, int):
+                continue
+            # Sub-tables written as [[match.players]] headers.
+            dotted = f"{prefix}.{seg}" if prefix else seg
+            subs = self.table_spans(dotted, start, end)
+            nxt = path[k + 1] if k + 1 < len(path) else None
+            if subs:
+                idx = nxt if isinstance(nxt, int) else 0
+                if idx < len(subs):
+                    start, end = subs[idx]
+                    line = self.line(start)
+                    prefix = dotted
+                    continue
+            eq = self.find_key(seg, start, end)
+            if eq is None:
+                return line
+            line = self.line(eq)
+            vs, ve = self.value_span(eq, end)
+            if isinstance(nxt, int):
+                elem = self.nth_element(nxt, vs, ve)
+                if elem is None:
+                    return line
+                start, end = elem
+                line = self.line(start)
+                if text[start] == "{":
+                    start += 1
+            else:
+                start, end = vs, ve
+                if text[start:start + 1] == "{":
+                    start += 1
+            prefix = ""
+        return line
+
+
+def _span_keys(text: str, start: int, end: int) -> dict[str, int]:
+    """The '=' of the first ``key =`` of every bare key at the top level of [start, end).
+
+    The same answer as _find_key for each key: its pattern's matches, for a bare key, are
+    this pattern's matches naming that key (neither can start inside the other's), and a
+    match counts when no bracket opened after ``start`` is still open before it.
+    """
+    found: dict[str, int] = {}
+    structure = _scan(text, start, end)
+    depth = 0
+    pending = next(structure, None)
+    for m in _ANY_KEY.finditer(text, start, end):
+        eq = m.end() - 1
+        while pending is not None and pending[0] < eq:
+            c = pending[1]
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+            pending = next(structure, None)
+        key = m.group(1) or m.group(2)
+        if depth == 0 and key not in found:
+            found[key] = eq
+    return found
+
+
+def _standard_tables(text: str) -> dict[tuple[str, ...], tuple[int, int, int]]:
+    """_standard_table's answer for every key path at once: the first header of each."""
     line_starts = {0} | {j + 1 for j, c, depth in _scan(text, 0, len(text)) if c == "\n" and depth == 0}
     heads = [m for m in _ANY_HEADER.finditer(text) if m.start() in line_starts]
+    found: dict[tuple[str, ...], tuple[int, int, int]] = {}
     for k, m in enumerate(heads):
-        if m.group(1) == "[" and _header_keys(m.group(2)) == keys:
+        if m.group(1) != "[":
+            continue
+        keys = _header_keys(m.group(2))
+        if keys is not None and keys not in found:
             end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-            return m.start(), m.end(), end
-    return None
+            found[keys] = (m.start(), m.end(), end)
+    return found
+
+
+@lru_cache(maxsize=16)
+def locator(text: str) -> Locator:
+    """The index of a text located in without its TomlFile (a few files at a time)."""
+    return Locator(text)
 
 
 def locate(text: str, path: tuple[str | int, ...], table: tuple[str, int] | None = None) -> int | None:
     """Best-effort line of ``path`` inside the n-th ``[[table]]`` (or the whole file)."""
-    start, end = 0, len(text)
-    prefix = ""
-    if table is None:
-        # Keys under a standard table header: [params] k = ..., [players."ann"] aliases = ...
-        lead = 0
-        while lead < len(path) and isinstance(path[lead], str):
-            lead += 1
-        for n in range(lead, 0, -1):
-            found = _standard_table(text, tuple(path[:n]))     # type: ignore[arg-type]
-            if found is not None:
-                head, body, end = found
-                if n == len(path):
-                    return _line_of(text, head)
-                start, path = body, path[n:]
-                break
-    if table is not None:
-        name, index = table
-        spans = _table_spans(text, name, 0, len(text))
-        if index < len(spans):
-            start, end = spans[index]
-        else:
-            eq = _find_key(text, name, 0, len(text))
-            if eq is None:
-                return None
-            vs, ve = _value_span(text, eq, len(text))
-            elem = _nth_element(text, index, vs, ve)
-            if elem is None:
-                return _line_of(text, eq)
-            start, end = elem
-            if text[start] == "{":
-                start += 1
-        prefix = name
-    line = _line_of(text, start)
-    for k, seg in enumerate(path):
-        if isinstance(seg, int):
-            continue
-        # Sub-tables written as [[match.players]] headers.
-        dotted = f"{prefix}.{seg}" if prefix else seg
-        subs = _table_spans(text, dotted, start, end)
-        nxt = path[k + 1] if k + 1 < len(path) else None
-        if subs:
-            idx = nxt if isinstance(nxt, int) else 0
-            if idx < len(subs):
-                start, end = subs[idx]
-                line = _line_of(text, start)
-                prefix = dotted
-                continue
-        eq = _find_key(text, seg, start, end)
-        if eq is None:
-            return line
-        line = _line_of(text, eq)
-        vs, ve = _value_span(text, eq, end)
-        if isinstance(nxt, int):
-            elem = _nth_element(text, nxt, vs, ve)
-            if elem is None:
-                return line
-            start, end = elem
-            line = _line_of(text, start)
-            if text[start] == "{":
-                start += 1
-        else:
-            start, end = vs, ve
-            if text[start:start + 1] == "{":
-                start += 1
-        prefix = ""
-    return line
+    return locator(text).locate(path, table)
