@@ -17,8 +17,9 @@ from .load import LeagueSource, SiteSource, TomlFile
 from .problems import Problems
 from .provenance import normalize_repo_url, repo_url_problem
 from .urls import is_http_url
+from . import limits
 from .rating import SYSTEMS, System
-from .rating.base import check_name, did_you_mean, is_number, normalize_name, type_name, value_text
+from .rating.base import MAX_NAME, check_name, did_you_mean, is_number, normalize_name, type_name, value_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +59,13 @@ def _positive_int(v: Any) -> bool:
 
 
 BOARD_KEYS = {
-    "inactive_days": (_positive_int, "a whole number of days > 0"),
-    "movement_days": (_positive_int, "a whole number of days > 0"),
-    "provisional_games": (_positive_int, "a whole number of games > 0"),
-    "provisional_rd": (lambda v: is_number(v) and v > 0, "a number > 0 (a rating deviation)"),
+    "inactive_days": (lambda v: _positive_int(v) and v <= limits.MAX_DAYS,
+                      f"a whole number of days from 1 to {limits.MAX_DAYS:,}"),
+    "movement_days": (lambda v: _positive_int(v) and v <= limits.MAX_DAYS,
+                      f"a whole number of days from 1 to {limits.MAX_DAYS:,}"),
+    "provisional_games": (lambda v: _positive_int(v) and v <= limits.MAX_COUNT,
+                          f"a whole number of games from 1 to {limits.MAX_COUNT:,}"),
+    "provisional_rd": (lambda v: is_number(v) and 0 < v <= limits.MAX_RATING, "a number > 0 (a rating deviation)"),
 }
 ALL_SETTINGS = (*SETTINGS_KEYS, *BOARD_KEYS, "leagues")
 
@@ -346,16 +350,26 @@ def _salvaged_config(league: LeagueSource) -> LeagueConfig | None:
                         params=params, explicit=frozenset(), file=f"matches/{league.slug}/league.toml")
 
 
+MAX_TIERS = 100      # the seed's ladder has seven
+
+
 def _tiers(raw: Any, bad) -> tuple[Tier, ...]:
     allowed = 'a list of [min_rating, "Name"] pairs with increasing min_rating'
     if not isinstance(raw, list):
         bad("tiers", f"must be {allowed}, got {value_text(raw)}")
         return ()
     tiers = []
+    if len(raw) > MAX_TIERS:
+        bad("tiers", f"must list at most {MAX_TIERS} tiers, got {len(raw):,}")
+        return ()
     for i, item in enumerate(raw):
         if not (isinstance(item, list) and len(item) == 2 and is_number(item[0])
                 and isinstance(item[1], str) and item[1].strip()):
             bad("tiers", f"must be a [min_rating, \"Name\"] pair, got {value_text(item)}", i)
+            continue
+        if abs(item[0]) > limits.MAX_RATING or len(item[1].strip()) > MAX_NAME:
+            bad("tiers", f"must be a [min_rating, \"Name\"] pair with min_rating from -{limits.MAX_RATING:,} "
+                         f"to {limits.MAX_RATING:,} and a name of at most {MAX_NAME} characters", i)
             continue
         if tiers and item[0] <= tiers[-1].min_rating:
             bad("tiers", f"lower bounds must increase: {item[0]!r} follows {tiers[-1].min_rating!r}", i)

@@ -17,6 +17,7 @@ from pathlib import Path
 from .charts import curve_chart
 from .config import LeagueConfig
 from .curves import CURVES, Curve
+from .files import link_problem, walk
 from .markup import MarkupError, render_markdown
 from .problems import Problems
 from .render import MINUS
@@ -35,13 +36,22 @@ class ContentPage:
     has_chart: bool = False
 
 
-def content_files(root: Path) -> dict[str, Path]:
-    """Page path -> file, the site's own content/ overriding the built-in pages."""
+def content_files(root: Path, problems: Problems | None = None) -> dict[str, Path]:
+    """Page path -> file, the site's own content/ overriding the built-in pages.
+
+    The site's own folder is listed safely (links outside the site, special files), its
+    problems reported into ``problems``.
+    """
     found: dict[str, Path] = {}
-    for folder in (BUILTIN, root / "content"):
-        if folder.is_dir():
-            for f in sorted(folder.rglob("*.md")):
-                found[f.relative_to(folder).as_posix()] = f
+    for f in sorted(BUILTIN.rglob("*.md")):
+        found[f.relative_to(BUILTIN).as_posix()] = f
+    folder = root / "content"
+    if folder.is_dir() or folder.is_symlink():
+        problems = Problems() if problems is None else problems
+        if not link_problem(root, folder, problems):
+            for f in walk(root, folder, problems, suffix=".md"):
+                if f.name.endswith(".md"):
+                    found[f.relative_to(folder).as_posix()] = f
     return dict(sorted(found.items()))
 
 
@@ -108,7 +118,7 @@ def _toml(value) -> str:
 
 def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) -> list[ContentPage]:
     pages = []
-    for path, file in content_files(root).items():
+    for path, file in content_files(root, problems).items():
         system = None
         shortcodes: dict[str, str] = {}
         parts = path.split("/")

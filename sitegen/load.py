@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import limits
+from .files import entries, link_problem, outside_link, rel, walk
 from .locate import Locator, _line_of, _scan, _string_end, locate  # noqa: F401 - names.py takes locate from here
 from .problems import Problems
 
@@ -66,20 +68,29 @@ class SiteSource:
     leagues: tuple[LeagueSource, ...]
 
 
-def rel(root: Path, path: Path) -> str:
-    return path.relative_to(root).as_posix()
-
-
 def read_toml(root: Path, path: Path, problems: Problems) -> TomlFile | None:
     """Parse one TOML file; on failure record the problem (with its line) and return None."""
     name = rel(root, path)
+    if link_problem(root, path, problems):
+        return None
     try:
+        size = path.stat().st_size
+        if size > limits.MAX_FILE_BYTES:
+            problems.add(name, f"is {size / 2**20:,.0f} MiB; a file may hold at most "
+                               f"{limits.MAX_FILE_BYTES // 2**20} MiB: split it into several files")
+            return None
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        problems.add(name, f"is not valid UTF-8 (byte {exc.start}); save the file as UTF-8")
+        problems.add(name, f"is not valid UTF-8 (byte {exc.start}); save the file as UTF-8",
+                     line=exc.object.count(b"\n", 0, exc.start) + 1)
         return None
     except OSError as exc:
-        problems.add(name, f"cannot be read: {exc.strerror}")
+        problems.add(name, f"cannot be read: {exc.strerror or exc}")
+        return None
+    text = text.removeprefix("\ufeff")     # a byte order mark, as some Windows editors write
+    too_deep = deep_dotted_key(text)
+    if too_deep is not None:
+        problems.add(name, NESTING, line=too_deep)
         return None
     try:
         data = tomllib.loads(text)
@@ -87,7 +98,92 @@ def read_toml(root: Path, path: Path, problems: Problems) -> TomlFile | None:
         line, message = explain_syntax_error(text, str(exc))
         problems.add(name, f"invalid TOML: {message}; {READING_STOPS}", line=line)
         return None
+    except RecursionError:
+        problems.add(name, NESTING, line=deep_bracket(text))
+        return None
+    if nesting(data) > limits.MAX_NESTING:
+        problems.add(name, NESTING, line=deep_bracket(text))
+        return None
     return TomlFile(path, name, text, data)
+
+
+NESTING = (f"is nested more than {limits.MAX_NESTING} levels deep (lists or tables inside one another, or "
+           "the parts of a dotted key): a match file needs four; flatten it")
+
+
+def nesting(data: Any) -> int:
+    """How deep lists and tables sit inside one another, without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > limits.MAX_NESTING:
+            break
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
+def deep_bracket(text: str) -> int | None:
+    """The line where brackets first open more than MAX_NESTING deep (only looked for on a problem)."""
+    for j, c, depth in _scan(text, 0, len(text)):
+        if c in "[{" and depth >= limits.MAX_NESTING:
+            return _line_of(text, j)
+    return None
+
+
+_KEY_DOTS = re.compile(r"^[^\n]*?(?:\.[^\n.]*){%d}" % limits.MAX_NESTING, re.M)
+
+
+def deep_dotted_key(text: str) -> int | None:
+    """The line of a dotted key or table header of more than MAX_NESTING parts, if there is one.
+
+    TOML's parser takes time quadratic in a key's parts (minutes for one 100 KB key), so this
+    is looked for before parsing. A key is on one line: only a line with that many dots is
+    scanned, outside strings and comments, up to its '=' (or the end of its header).
+    """
+    for found in _KEY_DOTS.finditer(text):
+        start = found.start()
+        end = text.find("\n", start)
+        key_end = next((j for j, c, _ in _scan(text, start, len(text) if end < 0 else end) if c == "="),
+                       len(text) if end < 0 else end)
+        if _dots_outside_strings(text, start, key_end) >= limits.MAX_NESTING and not _inside_string(text, start):
+            return _line_of(text, start)
+    return None
+
+
+def _dots_outside_strings(text: str, start: int, end: int) -> int:
+    dots, i = 0, start
+    while i < end:
+        c = text[i]
+        if c in "\"'":
+            i = _string_end(text, i)[0]
+            continue
+        if c == "#":
+            break
+        dots += c == "."
+        i += 1
+    return dots
+
+
+def _inside_string(text: str, pos: int) -> bool:
+    """Whether ``pos`` falls inside a multi-line string (a scan from the top, on this rare path)."""
+    i = 0
+    while i < pos:
+        c = text[i]
+        if c in "\"'":
+            end = _string_end(text, i)[0]
+            if end > pos:
+                return True
+            i = end
+            continue
+        if c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        i += 1
+    return False
 
 
 def load_site(root: Path, problems: Problems) -> SiteSource:
@@ -110,14 +206,17 @@ def load_site(root: Path, problems: Problems) -> SiteSource:
     if not matches.is_dir():
         problems.add("matches", f"folder not found: a site needs a matches/ folder with one folder per league; "
                                 f"{where_to_run(root)}")
-    else:
-        if (matches / "players.toml").is_file():
+    elif not link_problem(root, matches, problems):
+        folders, strays = entries(root, matches, problems)
+        if matches / "players.toml" in strays:
             players = read_toml(root, matches / "players.toml", problems)
-        folders = sorted(p for p in matches.iterdir() if p.is_dir() and not p.name.startswith("."))
         with_config = [p.name for p in folders if (p / "league.toml").is_file()]
         for folder in folders:
+            if folder.name.endswith(".toml"):
+                problems.add(rel(root, folder), "is a folder, but its name ends in .toml: a league folder is "
+                                                "named by its slug; rename it")
             leagues.append(_load_league(root, folder, with_config, problems))
-        for stray in sorted(p for p in matches.iterdir() if p.is_file() and not p.name.startswith(".")):
+        for stray in strays:
             if stray.name == "players.toml":
                 continue
             if stray.name.endswith(".toml"):
@@ -164,9 +263,9 @@ def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problem
     config_path = folder / "league.toml"
     config = None
     salvaged = None
-    if config_path.is_file():
+    if config_path.is_file() or config_path.is_symlink():
         config = read_toml(root, config_path, problems)
-        if config is None:
+        if config is None and outside_link(root, config_path) is None:
             salvaged = _salvage_system(config_path)
     else:
         near = difflib.get_close_matches(slug, [name for name in leagues if name != slug], n=1, cutoff=0.75)
@@ -174,9 +273,8 @@ def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problem
         problems.add(rel(root, folder), "league.toml not found: every league folder needs one (name and "
                                         f"system), and its match files are not checked without it{hint}")
     files: list[Path] = []
-    for p in folder.rglob("*"):
-        inside = p.relative_to(folder)
-        if not p.is_file() or _hidden(inside) or p.name == "league.toml":
+    for p in walk(root, folder, problems, suffix=".toml"):
+        if p.name == "league.toml":
             continue
         if p.name.endswith(".toml"):
             files.append(p)
@@ -208,10 +306,6 @@ def _salvage_system(path: Path) -> str | None:
                 return None
             return value if isinstance(value, str) else None
     return None
-
-
-def _hidden(relpath: Path) -> bool:
-    return any(part.startswith(".") for part in relpath.parts)
 
 
 # --- explaining TOML syntax errors -----------------------------------------------

@@ -14,6 +14,7 @@ from .board import build_board
 from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
+from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
 from .problems import InvalidInput, Problem, Problems
@@ -93,10 +94,12 @@ def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Proble
 def check_templates(root: Path, problems: Problems) -> None:
     """Compile the site's own templates so that `sitegen check` reports their syntax errors."""
     folder = root / "templates"
-    if not folder.is_dir():
+    if link_problem(root, folder, problems) or not folder.is_dir():
         return
+    # Every file, assets too: a link leading out of the site or a FIFO is reported, never read.
+    files = [f for f in walk(root, folder, problems, suffix=".html") if f.name.endswith(".html")]
     env = environment([folder, BUILTIN_TEMPLATES])
-    for f in sorted(folder.rglob("*.html")):
+    for f in files:
         try:
             env.get_template(f.relative_to(folder).as_posix())
         except jinja2.TemplateError as exc:

@@ -2,7 +2,7 @@
 
 Ratings depend on nothing but matches/ (league.toml, players.toml and the match
 files), so only that folder is taken: exported from git with ``git archive``,
-or linked from the working tree, into a temporary root that the build's own
+or copied from the working tree, into a temporary root that the build's own
 check and rate then read. A diff therefore rates exactly what a build would,
 and a revision's content, templates or settings can never get in the way.
 """
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import git
+from .files import walk
 from .build import check, rate
 from .history import RatedLeague
-from .problems import InvalidInput, Problem
+from .problems import InvalidInput, Problem, Problems
 
 
 class RevisionError(Exception):
@@ -111,11 +112,14 @@ def export(repo: Repository, revision: Revision, dest: Path) -> None:
         if not source.is_dir():
             target.mkdir(parents=True)
             return
-        try:
-            # The files on disk, committed or not: a link reads them as a build would.
-            target.symlink_to(source, target_is_directory=True)
-        except OSError:
-            shutil.copytree(source, target)
+        # The files on disk, committed or not. Listed first as a build lists them, so a link out of
+        # the site or a FIFO (a copy would block on it) is a problem of this revision, then copied.
+        problems = Problems()
+        for _ in walk(repo.root, source, problems, suffix=".toml"):
+            pass
+        if problems:
+            raise InvalidRevision(revision, list(problems))
+        shutil.copytree(source, target, symlinks=True)
         return
     tree = f"{revision.commit}:{repo.prefix}matches"
     target.mkdir(parents=True)

@@ -515,11 +515,12 @@ def test_many_players_and_float_scores_are_valid(make_site):
 
 
 @pytest.mark.parametrize("params, field, words", [
-    ("tau = 0", "params.tau", ("> 0",)),
-    ("tau = -0.5", "params.tau", ("> 0",)),
+    ("tau = 0", "params.tau", ("from 0.01 to 5",)),
+    ("tau = -0.5", "params.tau", ("from 0.01 to 5",)),
+    ("tau = 1e308", "params.tau", ("from 0.01 to 5",)),
     ('period = "month"', "params.period", ('"match"', '"day"', '"week"', "month")),
     ('score_transform = "x"', "params.score_transform", ('"sine"', '"share"', '"outcome"')),
-    ("epsilon = 0", "params.epsilon", ("> 0",)),
+    ("epsilon = 0", "params.epsilon", ("1e-12",)),
     ("initial_rd = true", "params.initial_rd", ("number",)),
     ("initial_volatility = -0.06", "params.initial_volatility", ("> 0",)),
     ('initial_rating = "1500"', "params.initial_rating", ("number",)),

@@ -115,7 +115,7 @@ def test_lunaro_comments_say_what_is_allowed(capsys, site):
     code, out, _ = new_match(capsys, site, "duels", "--played", "2024-02-01")
     assert code == 0
     assert "#   goals: an integer 0..22\n" in out
-    assert "#   ping: an integer >= 0 (milliseconds)\n" in out
+    assert "#   ping: an integer from 0 to 1,000,000 (milliseconds)\n" in out
     assert "#   host: true or false (optional, default false)\n" in out
     assert "at most one player has 20 goals or more" in out
     assert "played = 2024-02-01" in out and "a date: taken as 00:00 UTC" in out

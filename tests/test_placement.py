@@ -407,12 +407,12 @@ def bad_site(make_site, p1=P1, *, extra="", params=""):
 
 
 @pytest.mark.parametrize("p1, field, line, says", [
-    ('{ name = "B" }', "players[1].place", 10, ("missing", "integer >= 1")),
-    ('{ name = "B", place = 0 }', "players[1].place", 10, ("integer >= 1", "0")),
-    ('{ name = "B", place = -1 }', "players[1].place", 10, ("integer >= 1", "-1")),
-    ('{ name = "B", place = 1.5 }', "players[1].place", 10, ("integer >= 1", "1.5")),
-    ('{ name = "B", place = "1" }', "players[1].place", 10, ("integer >= 1", 'got the text "1" (numbers are written without quotes)')),
-    ('{ name = "B", place = true }', "players[1].place", 10, ("integer >= 1", "got true")),
+    ('{ name = "B" }', "players[1].place", 10, ("missing", "integer from 1 to 1,000,000")),
+    ('{ name = "B", place = 0 }', "players[1].place", 10, ("integer from 1 to 1,000,000", "0")),
+    ('{ name = "B", place = -1 }', "players[1].place", 10, ("integer from 1 to 1,000,000", "-1")),
+    ('{ name = "B", place = 1.5 }', "players[1].place", 10, ("integer from 1 to 1,000,000", "1.5")),
+    ('{ name = "B", place = "1" }', "players[1].place", 10, ("integer from 1 to 1,000,000", 'got the text "1" (numbers are written without quotes)')),
+    ('{ name = "B", place = true }', "players[1].place", 10, ("integer from 1 to 1,000,000", "got true")),
     ('{ name = "B", place = 2, score = 1 }', "players[1].score", 10, ("unknown", "name", "place")),
     ('{ place = 2 }', "players[1].name", 10, ("missing",)),
     ('{ name = "A", place = 2 }', "players[1].name", 10, ("once",)),

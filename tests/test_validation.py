@@ -128,7 +128,7 @@ CASES = {
     "two players with 20 or more": Case(lu(p1='{ name = "B", goals = 21, ping = 40 }'), LU_M, 13,
                                         "players[1].goals", ("20",), M2),
     "ping negative": Case(lu(p1='{ name = "B", goals = 10, ping = -5 }'), LU_M, 13, "players[1].ping",
-                          (">= 0",), M2),
+                          ("from 0 to 1,000,000",), M2),
     "ping a float": Case(lu(p1='{ name = "B", goals = 10, ping = 40.5 }'), LU_M, 13, "players[1].ping",
                          ("integer",), M2),
     "ping missing": Case(lu(p1='{ name = "B", goals = 10 }'), LU_M, 13, "players[1].ping", ("missing",), M2),
@@ -214,7 +214,7 @@ CASES = {
                           "matches/el/league.toml", 5, "params.k_of", ('"challenger"', '"each"')),
     "ping_influence zero": Case(
         {**lu(), "matches/lu/league.toml": league_toml("lunaro", params="ping_influence = 0")},
-        "matches/lu/league.toml", 5, "params.ping_influence", ("> 0",)),
+        "matches/lu/league.toml", 5, "params.ping_influence", ("from 1 to 1,000,000",)),
     "provisional_games a float": Case(
         {**el(), "matches/el/league.toml": league_toml("elo", params="provisional_games = 30.5")},
         "matches/el/league.toml", 5, "params.provisional_games", ("whole number",)),
@@ -431,7 +431,7 @@ EXPECTED = [
     ("matches/players.toml:5: ", ("aliases[0]", "'an'", "'ann'")),
     ("matches/lu/league.toml:6: ", ("params.ping_influense", "unknown", "ping_influence")),
     ("matches/lu/2024/jan.toml:4: ", ("#1", "jan-1", "players[0].goals", "0..22")),
-    ("matches/lu/2024/jan.toml:5: ", ("#1", "players[1].ping", ">= 0")),
+    ("matches/lu/2024/jan.toml:5: ", ("#1", "players[1].ping", "from 0 to 1,000,000")),
     ("matches/lu/2024/jan.toml:9: ", ("jan 2", "id", "letters")),
     ("matches/lu/2024/jan.toml:11: ", ("players[1].host", "one")),
     ("matches/lu/2024/jan.toml:13: ", ("#3", "2024-jan-3", "played", "missing")),
@@ -720,7 +720,7 @@ def test_values_of_the_wrong_type_are_described_for_people(make_site):
         'matches/lu/t.toml:10: match #2 (t-2): notes: must be a string (text in quotes), got the list ["a", "b"]',
         "matches/lu/t.toml:13: match #2 (t-2): players[1].name: must be a string (the player's name, in quotes), "
         "got 5",
-        "matches/lu/t.toml:13: match #2 (t-2): players[1].ping: must be an integer >= 0 (milliseconds), got the "
+        "matches/lu/t.toml:13: match #2 (t-2): players[1].ping: must be an integer from 0 to 1,000,000 (milliseconds), got the "
         "table { ms = 80 }",
         "matches/lu/t.toml:17: match #3 (t-3): played: must be a TOML date-time (2024-05-01T19:30:00+02:00, "
         "2024-05-01T19:30:00) or date (2024-05-01), got the text \"2026-03-14 20:05\" (dates are written without "
@@ -925,7 +925,7 @@ def test_match_key_below_a_team_header_says_where_it_belongs(make_site):
             'players = [{ name = "Vale", kills = 21, deaths = 7 }]\nscore_to_win = 25\n\n'
             '[[match.teams]]\nwon = false\nplayers = [{ name = "Kite", kills = 19, deaths = 17 }]\n')
     assert lines_of(make_site, {"matches/arena/league.toml": league_toml("arena"), "matches/arena/w.toml": text}) == [
-        "matches/arena/w.toml:7: match #1 (w-1): score_to_win: is missing; must be an integer > 0 (the score that "
+        "matches/arena/w.toml:7: match #1 (w-1): score_to_win: is missing; must be an integer from 1 to 1,000,000 (the score that "
         "wins the game)",
         "matches/arena/w.toml:7: match #1 (w-1): teams[0].score_to_win: unknown key; 'score_to_win' is a key of the "
         "match: write it above the first [[match.teams]] header, or before teams = [...]; teams of this arena "

@@ -13,12 +13,21 @@ from typing import Any, ClassVar
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
     is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
+    COUNT_ALLOWED, count,
 )
+from ..limits import MAX_COUNT, MAX_PLAYERS
 from ..problems import plural
 
 TEAM_KEYS = ("won", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
 TEAMS_ALLOWED = "a list of 2 or more team tables like { won = true, players = [...] }"
+# Seed weights are 1/3 and 1; a weight of a million would let one assist outweigh any game.
+MAX_WEIGHT = 1000
+WEIGHT_ALLOWED = f"a number from 0 to {MAX_WEIGHT:,}"
+
+
+def weight(v: object) -> bool:
+    return non_negative(v) and v <= MAX_WEIGHT  # type: ignore[operator]
 
 
 def raw_rating(kills: int, deaths: int, assists: int = 0, betrayals: int = 0, *,
@@ -52,21 +61,21 @@ class Arena(MatchSystem):
     terms: ClassVar[tuple[str, ...]] = ("raw", "game_norm", "penalty", "game_rating")
     match_keys: ClassVar[tuple[str, ...]] = ("score_to_win", "teams")
     params: ClassVar[tuple[Param, ...]] = (
-        Param("assist_weight", 1, non_negative, "a number >= 0",
+        Param("assist_weight", 1, weight, WEIGHT_ALLOWED,
               "Seed: sa = 1 in the Reach beta, so an assist counts as much as a kill."),
-        Param("death_weight", 1 / 3, non_negative, "a number >= 0",
+        Param("death_weight", 1 / 3, weight, WEIGHT_ALLOWED,
               "Seed: sd = 1/3 in the Reach beta, so a death costs a third of a kill."),
-        Param("betrayal_weight", 1, non_negative, "a number >= 0",
+        Param("betrayal_weight", 1, weight, WEIGHT_ALLOWED,
               "Seed: sb = 1, so each betrayal (killing a teammate) takes off a kill."),
         # Above 1 a loss would pay more than a win, so the seed's "penalty" caps it at 1.
         Param("loss_penalty", 0.96, lambda v: is_number(v) and 0 < v <= 1, "a number > 0 and <= 1",
               "Seed: a game rating is multiplied by 0.96 when the player's team loses (1 when it wins)."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
-        Field("kills", lambda v: is_int(v) and v >= 0, "an integer >= 0"),
-        Field("deaths", lambda v: is_int(v) and v >= 0, "an integer >= 0"),
-        Field("assists", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
-        Field("betrayals", lambda v: is_int(v) and v >= 0, "an integer >= 0", default=0, required=False),
+        Field("kills", count, COUNT_ALLOWED),
+        Field("deaths", count, COUNT_ALLOWED),
+        Field("assists", count, COUNT_ALLOWED, default=0, required=False),
+        Field("betrayals", count, COUNT_ALLOWED, default=0, required=False),
     )
     example: ClassVar[Example] = Example(
         players=(2, None), entry={"kills": 0, "deaths": 0, "assists": 0, "betrayals": 0}, teams=True,
@@ -85,10 +94,10 @@ class Arena(MatchSystem):
         ok = True
         score_to_win = raw.get("score_to_win")
         if "score_to_win" not in raw:
-            report(("score_to_win",), "is missing; must be an integer > 0 (the score that wins the game)")
+            report(("score_to_win",), f"is missing; must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game)")
             ok = False
-        elif not (is_int(score_to_win) and score_to_win > 0):
-            report(("score_to_win",), f"must be an integer > 0 (the score that wins the game), "
+        elif not count(score_to_win, 1):
+            report(("score_to_win",), f"must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game), "
                                       f"got {value_text(score_to_win)}")
             ok = False
         if "teams" not in raw:
@@ -147,6 +156,9 @@ class Arena(MatchSystem):
             name_paths.extend(at + ("players", j, "name") for j in range(len(team_names)))
             entries.extend({**e, "team": t + 1, "won": won} for e in team_entries)
             sizes.append(len(team_names))
+        if len(names) > MAX_PLAYERS:
+            report(("teams",), f"must hold at most {MAX_PLAYERS:,} players in all, got {len(names):,}")
+            ok = False
         # Judged even when a player field is bad; "none won" only when every flag is readable.
         if len(winners) > 1 or (not winners and flags_known and teams):
             got = "none" if not winners else " and ".join(f"teams[{t}]" for t in winners)

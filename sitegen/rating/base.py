@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, ClassVar, Protocol
 
+from .. import limits
+
 
 # --- the values that flow through the pipeline -----------------------------------
 
@@ -102,6 +104,26 @@ def non_negative(v: Any) -> bool:
     return is_number(v) and v >= 0
 
 
+def rating_value(v: Any) -> bool:
+    """A rating given as a parameter (initial, floor, a threshold): finite and within MAX_RATING."""
+    return is_number(v) and abs(v) <= limits.MAX_RATING
+
+
+def k_value(v: Any) -> bool:
+    """A K factor: > 0 and at most MAX_K (K = 1e308 would print 300-digit ratings)."""
+    return positive(v) and v <= limits.MAX_K
+
+
+def count(v: Any, low: int = 0) -> bool:
+    """A whole number a player's entry counts (ping, kills): from ``low`` to MAX_COUNT."""
+    return is_int(v) and low <= v <= limits.MAX_COUNT
+
+
+RATING_ALLOWED = f"a number from -{limits.MAX_RATING:,} to {limits.MAX_RATING:,}"
+K_ALLOWED = f"a number > 0 and at most {limits.MAX_K:,}"
+COUNT_ALLOWED = f"an integer from 0 to {limits.MAX_COUNT:,}"
+
+
 def one_of(*options: Any) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, str) and v in options
 
@@ -116,13 +138,14 @@ def valid_bands(v: Any) -> bool:
         return False
     lows = []
     for band in v:
-        if not (isinstance(band, list) and len(band) == 2 and is_number(band[0]) and positive(band[1])):
+        if not (isinstance(band, list) and len(band) == 2 and rating_value(band[0]) and k_value(band[1])):
             return False
         lows.append(band[0])
     return all(a < b for a, b in zip(lows, lows[1:]))
 
 
-BANDS_ALLOWED = "a non-empty list of [min_rating, k] pairs, min_rating increasing, k > 0"
+BANDS_ALLOWED = (f"a non-empty list of [min_rating, k] pairs, min_rating increasing (at most {limits.MAX_RATING:,} "
+                 f"either side of 0), k > 0 and at most {limits.MAX_K:,}")
 
 
 # --- shared math -------------------------------------------------------------------
@@ -460,9 +483,13 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
         else:
             report(here, f"must be {shape}, got {value_text(raw)}")
         return None
-    count = len(raw)
-    if count < min_count or (max_count is not None and count > max_count):
-        report(here, f"must list {want} players, got {count}")
+    listed = len(raw)
+    if listed < min_count or (max_count is not None and listed > max_count):
+        report(here, f"must list {want} players, got {listed}")
+    elif listed > limits.MAX_PLAYERS:
+        # Checked before any player: a 10,000-player match is refused at once, not rated for minutes.
+        report(here, f"must list at most {limits.MAX_PLAYERS:,} players, got {listed:,}")
+        return None
     names: list[str] = []
     entries: list[dict[str, Any]] = []
     ok = True
@@ -502,7 +529,7 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
             else:
                 entry[f.name] = value
         entries.append(entry)
-    if not ok or count < min_count or (max_count is not None and count > max_count):
+    if not ok or listed < min_count or (max_count is not None and listed > max_count):
         return None
     return tuple(names), tuple(entries)
 

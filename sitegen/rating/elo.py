@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
     check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
-    valid_fields,
+    valid_fields, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
 
 SCORES = (1, 0.5, 0)
@@ -32,19 +32,19 @@ class Elo(MatchSystem):
     terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
     match_keys: ClassVar[tuple[str, ...]] = ("players", "challenger")
     params: ClassVar[tuple[Param, ...]] = (
-        Param("initial", 1500, is_number, "a number",
+        Param("initial", 1500, rating_value, RATING_ALLOWED,
               "Seed, Elo: players start at the mean score of 1500."),
-        Param("k", "fide", either(positive, one_of("fide")), 'a number > 0, or "fide"',
+        Param("k", "fide", either(k_value, one_of("fide")), f'{K_ALLOWED}, or "fide"',
               "Seed, Elo adjustments: K by the FIDE rating regulations; a number fixes K."),
         Param("k_of", "challenger", one_of("challenger", "each"), '"challenger" or "each"',
               "Seed, Elo methodology: the instigating player's K is used for both, so a match is zero-sum."),
-        Param("provisional_games", 30, lambda v: is_int(v) and v >= 0, "a whole number >= 0",
+        Param("provisional_games", 30, count, COUNT_ALLOWED.replace("an integer", "a whole number"),
               "Seed, Elo adjustments: K 40 for fewer than 30 games."),
-        Param("k_provisional", 40, positive, "a number > 0", "Seed: K = 40 while provisional."),
-        Param("k_standard", 20, positive, "a number > 0", "Seed: K = 20 after 30 games, below 2400."),
-        Param("k_master", 10, positive, "a number > 0",
+        Param("k_provisional", 40, k_value, K_ALLOWED, "Seed: K = 40 while provisional."),
+        Param("k_standard", 20, k_value, K_ALLOWED, "Seed: K = 20 after 30 games, below 2400."),
+        Param("k_master", 10, k_value, K_ALLOWED,
               "Seed: K = 10 once the rating has reached 2400, even if it falls back."),
-        Param("master_rating", 2400, is_number, "a number", "Seed: the 2400 threshold for K = 10."),
+        Param("master_rating", 2400, rating_value, RATING_ALLOWED, "Seed: the 2400 threshold for K = 10."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),

@@ -19,6 +19,7 @@ from .base import (
     Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter,
     Standing,
     is_number, one_of, parse_entries, positive,
+    RATING_ALLOWED, rating_value,
 )
 
 SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
@@ -208,19 +209,20 @@ class Glicko2(MatchSystem):
     terms: ClassVar[tuple[str, ...]] = ("rd_before", "rd_after", "volatility_before", "volatility_after")
     standing_terms: ClassVar[tuple[str, ...]] = ("rd", "volatility")
     params: ClassVar[tuple[Param, ...]] = (
-        Param("initial_rating", 1500, is_number, "a number",
+        Param("initial_rating", 1500, rating_value, RATING_ALLOWED,
               "Glickman's paper, step 1: an unrated player starts at 1500."),
-        Param("initial_rd", 350, positive, "a number > 0",
+        Param("initial_rd", 350, lambda v: positive(v) and v <= 1000, "a number > 0 and at most 1,000",
               "Glickman's paper, step 1: an unrated player's RD is 350."),
-        Param("initial_volatility", 0.06, positive, "a number > 0",
+        Param("initial_volatility", 0.06, lambda v: positive(v) and v <= 1, "a number > 0 and at most 1",
               "Glickman's paper, step 1: an unrated player's volatility is 0.06."),
-        Param("tau", 0.6, positive, "a number > 0",
+        Param("tau", 0.6, lambda v: is_number(v) and 0.01 <= v <= 5, "a number from 0.01 to 5",
               "Seed: ArenaNet uses tau 0.6; the paper suggests 0.3 to 1.2 (smaller, steadier volatility)."),
         Param("period", "week", one_of(*PERIODS), '"match", "day" or "week"',
               "Paper: games are batched into rating periods; \"week\" is the ISO week of played in UTC."),
         Param("score_transform", "sine", one_of(*TRANSFORMS), '"sine", "share" or "outcome"',
               "Seed: (sin((p - 0.5) pi) + 1) / 2 of the score share p; \"outcome\": the paper's 1/0.5/0."),
-        Param("epsilon", 0.000001, positive, "a number > 0",
+        Param("epsilon", 0.000001, lambda v: is_number(v) and 1e-12 <= v <= 0.1,
+              "a number from 0.000000000001 (1e-12) to 0.1",
               "Glickman's paper, step 5: the Illinois iteration stops within 0.000001."),
     )
     fields: ClassVar[tuple[Field, ...]] = (

@@ -10,10 +10,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from ..limits import MAX_COUNT, MAX_RATING
 from .base import (
     BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
     round_half_away, valid_bands, valid_fields,
+    COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value,
 )
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
@@ -44,18 +46,19 @@ class Lunaro(MatchSystem):
     integer_ratings: ClassVar[bool] = True
     terms: ClassVar[tuple[str, ...]] = ("ability", "expected", "score", "k")
     params: ClassVar[tuple[Param, ...]] = (
-        Param("initial", 1500, lambda v: is_int(v) and v >= 0, "a whole number >= 0",
+        Param("initial", 1500, lambda v: is_int(v) and 0 <= v <= MAX_RATING, f"a whole number from 0 to {MAX_RATING:,}",
               "Rating of a new player. The spec sets none; 1500 is the contract's interpretation."),
-        Param("k", 50, either(positive, one_of("bands")), 'a number > 0, or "bands"',
+        Param("k", 50, either(k_value, one_of("bands")), f'{K_ALLOWED}, or "bands"',
               "Spec equation (8): the curators unified K at 50; \"bands\" uses k_bands instead."),
         Param("k_bands", [[0, 40], [1500, 20], [2500, 10]], valid_bands, BANDS_ALLOWED,
               "Spec section 3: K 40 below 1500, 20 below 2500, 10 from 2500, chosen by R (not A)."),
-        Param("ping_influence", 300, positive, "a number > 0",
+        Param("ping_influence", 300, lambda v: is_number(v) and 1 <= v <= MAX_COUNT,
+              f"a number of milliseconds from 1 to {MAX_COUNT:,}",
               "Spec equation (2): I = 300; lower values punish high ping more."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("goals", lambda v: is_int(v) and 0 <= v <= MAX_GOALS, f"an integer 0..{MAX_GOALS}"),
-        Field("ping", lambda v: is_int(v) and v >= 0, "an integer >= 0 (milliseconds)",
+        Field("ping", count, f"{COUNT_ALLOWED} (milliseconds)",
               result=False),
         Field("host", lambda v: isinstance(v, bool), "true or false", default=False, required=False,
               result=False),

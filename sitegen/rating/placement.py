@@ -11,10 +11,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..limits import MAX_COUNT
 from .base import (
     BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
     Reporter, either, is_int, is_number, one_of, parse_entries, positive, value_text,
     valid_bands,
+    K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
 
 
@@ -54,11 +56,11 @@ class Placement(MatchSystem):
     # initial below floor is not refused: parameters are checked one at a time, and
     # the first match lifts such a player to floor at least (R' = max(floor, ...)).
     params: ClassVar[tuple[Param, ...]] = (
-        Param("initial", 0, is_number, "a number",
+        Param("initial", 0, rating_value, RATING_ALLOWED,
               'Seed, Elo implementation: a new player\'s "elo is zero".'),
-        Param("floor", 0, is_number, "a number",
+        Param("floor", 0, rating_value, RATING_ALLOWED,
               'Seed: the elo "cannot decrease more than zero"; no rating goes below floor.'),
-        Param("k", "bands", either(positive, one_of("bands")), 'a number > 0, or "bands"',
+        Param("k", "bands", either(k_value, one_of("bands")), f'{K_ALLOWED}, or "bands"',
               'Seed: K by the player\'s own elo ("bands" uses k_bands); a number fixes K for all.'),
         Param("k_bands", [[0, 32], [2100, 24], [2400, 16]], valid_bands, BANDS_ALLOWED,
               "Seed: K 32 below 2100, 24 between 2100 and 2400, 16 above (2400 itself counts as above)."),
@@ -66,7 +68,7 @@ class Placement(MatchSystem):
               "Seed sums S and E over all n - 1 rivals; true divides K by n - 1 (interpretation)."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
-        Field("place", lambda v: is_int(v) and v >= 1, "an integer >= 1 (1 = winner, equal places tie)"),
+        Field("place", lambda v: count(v, 1), f"an integer from 1 to {MAX_COUNT:,} (1 = winner, equal places tie)"),
     )
     example: ClassVar[Example] = Example(
         players=(2, None), entry={"place": 1},         # everyone tied
