@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from .config import Roster, league_config, roster
+from . import limits
 from .load import load_site, read_toml, where_to_run
 from .problems import InvalidInput, Problems, plural
 from .rating import System
 from .rating.base import check_name, normalize_name
-from .validate import MATCH_ID, MAX_ID, default_id
+from .validate import MATCH_ID, MAX_ID, default_id, to_utc
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 COMMENT_AT = 36          # comments start in this column unless the code is longer
@@ -74,7 +75,19 @@ def toml_datetime(value: datetime | date) -> str:
 
 
 def parse_played(text: str) -> datetime | date:
-    """--played: a date, a local date-time or one with an offset, as TOML and ISO 8601 write them."""
+    """--played: a date, a local date-time or one with an offset, as TOML and ISO 8601 write them.
+
+    A date outside what the check accepts is refused here, rather than printed into a match
+    that would then fail the check.
+    """
+    when = _parse_played(text)
+    if to_utc(when) is None:
+        raise UsageError(f"--played {text!r} is outside the dates sitegen rates: played must fall "
+                         f"{limits.PLAYED_RANGE}")
+    return when
+
+
+def _parse_played(text: str) -> datetime | date:
     value = text.strip()
     try:
         return date.fromisoformat(value)

@@ -376,3 +376,16 @@ def test_invalid_input_leaves_a_published_site_untouched(tmp_path):
     with pytest.raises(InvalidInput):
         build(root, out)
     assert tree_snapshot(out) == before
+
+
+def test_new_match_refuses_a_played_outside_the_range(tmp_path, capsys):
+    root = site(tmp_path, {"matches/duel/a.toml": elo("2024-01-01")})
+    code = cli.main(["new-match", "--root", str(root), "duel", "--played", "0001-01-01T00:00:00+01:00"])
+    err = capsys.readouterr().err
+    assert code == 2 and "from 1000-01-01 to 9998-12-31 (UTC)" in err and not looks_like_traceback(err)
+
+
+def test_serve_refuses_a_port_out_of_range_as_a_bad_command_line(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["serve", "--port", "99999"])
+    assert info.value.code == 2 and "not a port" in capsys.readouterr().err
