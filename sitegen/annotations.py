@@ -6,8 +6,9 @@ writes, besides the contract's lines on standard error:
 * ``::stop-commands::TOKEN`` before those lines and ``::TOKEN::`` after them, on standard
   output: the runner reads workflow commands in every line a step prints (``##[command]``
   anywhere in a line, too), and the lines quote names and values from the match files;
-* one ``::error file=PATH,line=LINE,title=TITLE::MESSAGE`` per problem, PATH relative to the
-  repository (``GITHUB_WORKSPACE``), so that a site kept in a subfolder is annotated too;
+* one ``::error file=PATH,line=LINE,title=TITLE::MESSAGE`` per problem the log lists in full
+  (past a few dozen of one kind, the first of that kind: problems.listing), PATH relative to
+  the repository (``GITHUB_WORKSPACE``), so that a site kept in a subfolder is annotated too;
 * when there are more problems than the 10 error annotations GitHub shows for a step, a
   ``::notice`` saying where the full list is;
 * the full list as a Markdown table appended to ``$GITHUB_STEP_SUMMARY`` when it is set.
@@ -32,6 +33,7 @@ from .problems import Problem, plural
 
 ANNOTATION_LIMIT = 10       # error annotations GitHub shows for one step; the rest only in the log
 SUMMARY_ROWS = 1000         # a step's job summary holds at most 1 MiB: the log keeps the rest
+SUMMARY_BYTES = 900 * 1024  # ... and rows of long escaped values stop here, short of that MiB
 
 _DATA = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A"})
 _PROPERTY = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"})
@@ -92,17 +94,28 @@ def annotation(problem: Problem, root: Path, workspace: str | None, command: str
     return f"::{command} {','.join(props)}::{escape_data(message)}"
 
 
-def summary(problems: Sequence[Problem], root: Path, workspace: str | None) -> str:
-    """The job summary: every problem (up to SUMMARY_ROWS) in a Markdown table, each cell escaped."""
+def summary(problems: Sequence[Problem], root: Path, workspace: str | None, *,
+            log_lists_all: bool = True) -> str:
+    """The job summary: every problem (up to SUMMARY_ROWS and SUMMARY_BYTES) in a Markdown table,
+    each cell escaped. ``log_lists_all``: whether the step's log lists every problem in full."""
     n = len(problems)
     lines = [f"### sitegen: {plural(n, 'problem')} in the input", "",
              "| File | Line | Match | Field | Problem |", "|---|---:|---|---|---|"]
+    size = sum(len(line.encode()) + 1 for line in lines)
+    rows = 0
     for p in problems[:SUMMARY_ROWS]:
         cells = (workflow_path(root, p.file, workspace) or p.file, "" if p.line is None else str(p.line),
                  p.match or "", p.field or "", p.message)
-        lines.append("| " + " | ".join(markdown(c) for c in cells) + " |")
-    if n > SUMMARY_ROWS:
-        lines += ["", f"{n - SUMMARY_ROWS} more: the step's log lists every problem."]
+        row = "| " + " | ".join(markdown(c) for c in cells) + " |"
+        size += len(row.encode()) + 1
+        if size > SUMMARY_BYTES:
+            break
+        lines.append(row)
+        rows += 1
+    if n > rows:
+        where = ("the step's log lists every problem." if log_lists_all else
+                 "the step's log lists the first of each kind, `sitegen check --all` every problem.")
+        lines += ["", f"{n - rows} more: {where}"]
     return "\n".join(lines) + "\n\n"
 
 
@@ -128,26 +141,36 @@ def commands_stopped(env: Mapping[str, str] | None = None, out: TextIO | None = 
 
 
 def annotate(problems: Sequence[Problem], root: Path, env: Mapping[str, str] | None = None,
-             out: TextIO | None = None) -> None:
-    """Every problem as an annotation, the notice past GitHub's limit and the job summary (GitHub Actions only)."""
+             out: TextIO | None = None, shown: Sequence[Problem] | None = None) -> None:
+    """Every problem as an annotation, the notice past GitHub's limit and the job summary (GitHub Actions only).
+
+    ``shown``: the problems the log lists in full, when it lists only the first of a kind with
+    thousands (problems.listing); only those are annotated, the job summary still lists all.
+    """
     env = os.environ if env is None else env
     if not active(env):
         return
     out = out or sys.stdout
     workspace = env.get("GITHUB_WORKSPACE") or None
-    for problem in problems:
+    for problem in problems if shown is None else shown:
         print(annotation(problem, root, workspace), file=out)
     where = "this step's log"
     summary_file = env.get("GITHUB_STEP_SUMMARY")
     if summary_file and problems:
         try:
             with open(summary_file, "a", encoding="utf-8", newline="") as fh:
-                fh.write(summary(problems, root, workspace))
+                everything = shown is None or len(shown) == len(problems)
+                fh.write(summary(problems, root, workspace, log_lists_all=everything))
             where = "the job summary and this step's log"
         except OSError as exc:
             print(f"::warning title=sitegen::{escape_data(f'cannot write the job summary: {exc}')}", file=out)
     n = len(problems)
-    if n > ANNOTATION_LIMIT:
+    if shown is not None and len(shown) < n:
+        listed = "" if where == "this step's log" else f", the job summary up to {SUMMARY_ROWS}"
+        print(f"::notice title=sitegen::{n} problems found, many of one kind; GitHub shows {ANNOTATION_LIMIT} "
+              f"annotations of a step: this step's log lists the first of each kind with a count of the "
+              f"rest{listed}; `sitegen check --all` lists every one.", file=out)
+    elif n > ANNOTATION_LIMIT:
         print(f"::notice title=sitegen::{n} problems found; GitHub shows {ANNOTATION_LIMIT} annotations "
               f"of a step: {where} list every one.", file=out)
     out.flush()

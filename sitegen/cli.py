@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .escape import visible
-from .problems import InvalidInput, plural
+from .problems import InvalidInput, listing, plural
 
 EXIT_OK, EXIT_INVALID = 0, 1
 EXIT_USAGE = 2          # argparse's own code for bad arguments
@@ -20,20 +20,28 @@ EXIT_PIPE = 141         # 128 + SIGPIPE: the reader of our output went away (`si
 DEBUG_VARIABLE = "SITEGEN_DEBUG"
 
 
-def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None) -> int:
+def _report(exc: InvalidInput, *, wrote: bool, root: Path | None = None, every: bool = False) -> int:
     """The problems on stderr, one line each; on a GitHub runner also as annotations on stdout.
 
     ``root`` is the site root the problems' paths are relative to (default: the current folder).
+    Past problems.KIND_LIMIT problems of one kind only the first of that kind are listed, then
+    a line with their count; ``every`` (``--all``) lists every one.
     """
     from . import annotations
 
     n = len(exc.problems)
+    shown = listing(exc.problems, every=every)
     tail = "; the previous output was left untouched." if wrote else "."
+    if shown.cut:
+        tail = (f" ({plural(len(shown.lines), 'line')} above, {plural(len(shown.cut), 'kind')} cut short; "
+                f"--all lists every one){tail}")
     with annotations.commands_stopped():    # the lines quote the input: no workflow command in them
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        for line in shown.lines:
+            print(line, file=sys.stderr)
+        for line in shown.summary():
+            print(line, file=sys.stderr)
         print(f"sitegen: {plural(n, 'problem')} found{tail}", file=sys.stderr)
-    annotations.annotate(exc.problems, root or Path.cwd())
+    annotations.annotate(exc.problems, root or Path.cwd(), shown=shown.shown)
     return EXIT_INVALID
 
 
@@ -48,7 +56,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url)
     except InvalidInput as exc:
-        return _report(exc, wrote=True, root=args.root)
+        return _report(exc, wrote=True, root=args.root, every=args.all)
     except OSError as exc:
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
@@ -62,7 +70,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         site = check(args.root)
     except InvalidInput as exc:
-        return _report(exc, wrote=False, root=args.root)
+        return _report(exc, wrote=False, root=args.root, every=args.all)
     matches = sum(len(lg.matches) for lg in site.leagues)
     print(f"sitegen: {len(site.leagues)} leagues, {matches} matches: all valid")
     # Names that look like another player's are valid (names are case-sensitive): notes after
@@ -109,11 +117,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(f"sitegen diff: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except InvalidRevisions as exc:
-        lines = exc.lines()
-        for line in lines:
-            print(line, file=sys.stderr)
+        # One line per problem as `sitegen check` lists them (the first of a kind past a few
+        # dozen), each after the revision it is found at.
+        listings = [(f"at {i.revision.label}: ", listing(i.problems, lead=f"at {i.revision.label}: "))
+                    for i in exc.invalid]
+        for _, shown in listings:
+            for line in shown.lines:
+                print(line, file=sys.stderr)
+        for lead, shown in listings:
+            for line in shown.summary(lead):
+                print(line, file=sys.stderr)
+        n = sum(len(i.problems) for i in exc.invalid)
         where = " and ".join(i.revision.label for i in exc.invalid)
-        print(f"sitegen: {plural(len(lines), 'problem')} found at {where}; "
+        cut = " (`sitegen check --all` at a revision lists every one)" if any(s.cut for _, s in listings) else ""
+        print(f"sitegen: {plural(n, 'problem')} found at {where}{cut}; "
               "nothing compared.", file=sys.stderr)
         return EXIT_INVALID
     sys.stdout.write(render(diff, args.format))
@@ -142,12 +159,14 @@ def parser() -> argparse.ArgumentParser:
                                       "default: base_url in [tool.sitegen]")
     b.add_argument("--repo-url", help="the repository's http(s) URL: match pages link each match's file and "
                                       "commit into it; default: repo_url in [tool.sitegen]")
+    b.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     b.set_defaults(func=cmd_build)
 
     c = sub.add_parser("check", help="validate only, write nothing",
                        description="Validate every file and report every problem, one line each. "
                                    "Exit 0 when valid, 1 when not.")
     common(c)
+    c.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     c.set_defaults(func=cmd_check)
 
     s = sub.add_parser("serve", help="preview on 127.0.0.1, rebuilding when a file changes",
