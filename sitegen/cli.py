@@ -49,6 +49,16 @@ def _root(value: str) -> Path:
     return Path(value).resolve()
 
 
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port: a whole number from 0 to 65535")
+    return port
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
@@ -174,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
                                    "a match, content or template file changes. Ctrl-C (or SIGTERM/SIGHUP) stops it.")
     common(s)
     s.add_argument("--out", type=_root, help="output folder; default: ROOT/_site")
-    s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    s.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     s.add_argument("--base-url", help="serve under this URL's path, as the site will be published "
                                       "(https://owner.github.io/repo/ is served at /repo/); "
                                       "default: base_url in [tool.sitegen]")
