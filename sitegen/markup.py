@@ -361,5 +361,10 @@ def render_markdown(
         extensions=["tables", "fenced_code", "toc", ext],
         output_format="html",
     )
-    body = md.convert(text)
+    try:
+        body = md.convert(text)
+    except RecursionError:
+        # Python-Markdown recurses once per level of quotes and lists ("> > > ...").
+        raise MarkupError("is nested too deeply (quotes or lists inside one another, hundreds of levels); "
+                          "flatten it") from None
     return Rendered(html=body, title=ext.title, shortcodes=frozenset(ext.used))

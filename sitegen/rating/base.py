@@ -6,6 +6,7 @@ import difflib
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -88,8 +89,11 @@ class Param:
 
 
 def is_number(v: Any) -> bool:
+    """A finite number that a float holds: TOML integers have no bound (10**400 would overflow)."""
     # TOML booleans are Python ints; a rating parameter is never a boolean.
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return abs(v) <= sys.float_info.max if isinstance(v, int) else math.isfinite(v)
 
 
 def is_int(v: Any) -> bool:
