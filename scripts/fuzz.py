@@ -9,7 +9,7 @@
 The cases are those of tests/fuzzing.py (the quick run in tests/test_fuzz.py is its first cases
 in the "quick" sizes); this run uses the "long" sizes: bigger lobbies, longer names, more
 copies of a match. A case fails on a traceback, an exception out of main, an exit code other
-than 0 or 1, or a hang (more than --limit seconds for a check, three times that for a build; a
+than 0 or 1, or a hang (more than --limit CPU seconds for a check, six times that for a build; a
 process that stops answering is killed and its case counted as a hang). Each failing input is
 saved under --save. Exit status: 0 when no case failed, 1 otherwise.
 """
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     last = t0
     print(f"fuzz: {args.cases} cases from {args.start} (seed {args.seed}, {args.jobs} processes, "
           f"{args.profile} sizes, limit {args.limit:g} s); failing inputs go to {args.save}", flush=True)
-    watchdog = args.limit * 12 + 30      # past the alarms of a build (3 x limit CPU, 12 x limit wall)
+    watchdog = args.limit * 24 + 30      # past the alarms of a build (6 x limit CPU, 24 x limit wall)
     while procs:
         try:
             kind, wid, index, payload = out.get(timeout=1.0)
@@ -162,7 +162,8 @@ def one_case(args: argparse.Namespace) -> int:
 
 def replay(args: argparse.Namespace) -> int:
     info, files = fuzzing.read_saved(args.replay)
-    case = fuzzing.Case(info.get("seed", 0), info.get("index", 0), _league(files), files, info.get("mutations", []))
+    case = fuzzing.Case(info.get("seed", 0), info.get("index", 0), _league(files), files, info.get("mutations", []),
+                        info.get("profile", "?"))
     work = Path(tempfile.mkdtemp(prefix="sitegen-fuzz-"))
     build = args.build or "build" in info.get("commands", [])
     result = fuzzing.Runner(work, limit=args.limit).run(case, build=build, github=False)
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     p.add_argument("--limit", type=float, default=10.0,
                    help="CPU seconds a check may take before it is a hang (four times that in wall time; "
-                        "a build three times as long; default 10)")
+                        "a build six times as long; default 10)")
     p.add_argument("--profile", choices=sorted(fuzzing.PROFILES), default="long",
                    help="sizes of the big inputs (default long; quick is what tests/test_fuzz.py runs)")
     p.add_argument("--build-rate", type=float, default=0.3,

@@ -78,7 +78,7 @@ class Profile:
 
 PROFILES = {
     "quick": Profile("quick", max_players=300, max_text=20_000, max_copies=40, max_depth=1_500, max_file=300_000),
-    # A build of a 1,000-player lobby takes about 12 s (every player's head to head with every other).
+    # A build of a 1,000-player lobby takes 10-30 s (every player's head to head with every other).
     "long": Profile("long", max_players=1_000, max_text=1_000_000, max_copies=1_500, max_depth=5_000,
                     max_file=5_000_000),
 }
@@ -700,6 +700,7 @@ class Case:
     league: str
     files: dict[str, bytes | None]
     mutations: list[str]            # "path: mutation" in the order applied
+    profile: str = "quick"
 
     @property
     def label(self) -> str:
@@ -726,7 +727,7 @@ def make_case(seed: int, index: int, profile: str | Profile = "quick") -> Case:
         ctx = Context(prof, league, path, files)
         name, files[path] = _mutate_file(rng, ctx, files[path] or b"")
         done.append(f"{path}: {name}")
-    return Case(seed, index, league, files, done)
+    return Case(seed, index, league, files, done, prof.name)
 
 
 # --- running a case ---------------------------------------------------------------------------
@@ -810,7 +811,8 @@ def _frames_signature(exc: BaseException) -> tuple[str, str, str]:
         seen = [(f.filename, f.name) for f in tb]
         for i, key in enumerate(seen):
             if key in seen[i + 1:]:
-                caller = _show(tb[i - 1]) if i else "?"
+                callers = [f for f in tb[:i] if f"{os.sep}sitegen{os.sep}" in f.filename] or tb[max(0, i - 1):i]
+                caller = _show(callers[-1]) if callers else "?"
                 where = _show(tb[i]).split(":")[0] + f" in {tb[i].name}"
                 return f"RecursionError in {where}, entered from {caller}", caller, text
         return f"RecursionError via {_show(deepest)}", _show(deepest), text
@@ -1023,8 +1025,8 @@ class CaseResult:
 
 
 class Runner:
-    """Runs cases in reusable folders (one per league); ``limit`` seconds per command before it
-    counts as a hang (a build gets three times as long)."""
+    """Runs cases in reusable folders (one per league); ``limit`` CPU seconds for a check before it
+    counts as a hang (a build gets six times as long: a 1,000-player lobby takes 10-30 s)."""
 
     def __init__(self, workdir: Path, *, limit: float | None = 10.0, save_dir: Path | None = None):
         self.workdir = Path(workdir)
@@ -1042,7 +1044,7 @@ class Runner:
             outcomes = [run_cli(["check", "--root", str(root)], limit=self.limit, github=summary)]
             if build and outcomes[0].exit == 0:
                 outcomes.append(run_cli(["build", "--root", str(root), "--out", str(self.workdir / "_site")],
-                                        limit=self.limit and self.limit * 3, github=summary))
+                                        limit=self.limit and self.limit * 6, github=summary))
         result = CaseResult(case, outcomes)
         if result.failure is not None and self.save_dir is not None:
             save_case(self.save_dir / f"seed{case.seed}-case{case.index}", result)
@@ -1062,7 +1064,8 @@ def save_case(folder: Path, result: CaseResult) -> Path:
     write_site(folder / "site", result.case.files)
     failure = result.failure
     info = {
-        "seed": result.case.seed, "index": result.case.index, "league": result.case.league,
+        "seed": result.case.seed, "index": result.case.index, "profile": result.case.profile,
+        "league": result.case.league,
         "mutations": result.case.mutations,
         "commands": [o.command for o in result.outcomes],
         "failure": asdict(failure) if failure else None,
@@ -1107,7 +1110,8 @@ class Summary:
             last = f.detail.strip().splitlines()[-1:] if f.detail.strip() else [""]
             lines.append(f"- {len(results)} x {sig}\n    {last[0][:300]}\n"
                          f"    e.g. {first.case.label}: {'; '.join(first.case.mutations)[:300]}\n"
-                         f"    python scripts/fuzz.py --seed {first.case.seed} --case {first.case.index}"
+                         f"    python scripts/fuzz.py --profile {first.case.profile} --seed {first.case.seed} "
+                         f"--case {first.case.index}"
                          + (f"  |  --replay {save_dir}/seed{first.case.seed}-case{first.case.index}"
                             if save_dir else ""))
         return "\n".join(lines)

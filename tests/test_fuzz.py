@@ -19,7 +19,7 @@ SEED = 20250601
 CHUNKS = 8
 PER_CHUNK = 250            # 8 x 250 = 2,000 cases
 BUILDS_PER_CHUNK = 3       # a build takes 0.2-1 s against about 20 ms for a check
-LIMIT = 5.0                # CPU seconds for a check (15 for a build) before a case counts as a hang
+LIMIT = 3.0                # CPU seconds for a check (18 for a build) before a case counts as a hang
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
