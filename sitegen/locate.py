@@ -134,12 +134,6 @@ def _depth_before(text: str, start: int, pos: int) -> int:
     return depth
 
 
-def _nth_element(text: str, n: int, start: int, end: int) -> tuple[int, int] | None:
-    """Span of the n-th (0-based) element of the inline array in [start, end)."""
-    elements = _elements(text, start, end)
-    return elements[n] if 0 <= n < len(elements) else None
-
-
 def _elements(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Span of every element of the inline array in [start, end), in order."""
     out: list[tuple[int, int]] = []
@@ -166,19 +160,29 @@ def _elements(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _table_spans(text: str, name: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of every [[name]] array-of-tables entry between start and end."""
-    heads = [m for m in _HEADER.finditer(text, start, end)]
+Header = tuple[int, bool, str]      # a header line's start, whether it is [[...]], its name without spaces
+
+
+def _headers(text: str, start: int, end: int) -> list[Header]:
+    """Every table header line between start and end."""
+    return [(m.start(), m.group(0).lstrip().startswith("[["), m.group(1).replace(" ", ""))
+            for m in _HEADER.finditer(text, start, end)]
+
+
+def _table_spans(text: str, name: str, start: int, end: int,
+                 heads: list[Header] | None = None) -> list[tuple[int, int]]:
+    """Spans of every [[name]] array-of-tables entry between start and end (``heads``: its headers)."""
+    if heads is None:
+        heads = _headers(text, start, end)
     spans = []
-    for k, m in enumerate(heads):
-        if m.group(0).lstrip().startswith("[[") and m.group(1).replace(" ", "") == name:
+    for k, (at, array, inner) in enumerate(heads):
+        if array and inner == name:
             nxt = end
-            for later in heads[k + 1:]:
-                inner = later.group(1).replace(" ", "")
-                if not inner.startswith(name + "."):
-                    nxt = later.start()
+            for j in range(k + 1, len(heads)):      # its sub-tables, [[name.x]], belong to it
+                if not heads[j][2].startswith(name + "."):
+                    nxt = heads[j][0]
                     break
-            spans.append((m.start(), nxt))
+            spans.append((at, nxt))
     return spans
 
 
@@ -198,11 +202,6 @@ def _header_keys(inner: str) -> tuple[str, ...] | None:
     return tuple(keys) if data == 0 else None
 
 
-def _standard_table(text: str, keys: tuple[str, ...]) -> tuple[int, int, int] | None:
-    """(header start, body start, body end) of the standard table ``[a.b]`` with these keys."""
-    return _standard_tables(text).get(keys)
-
-
 # --- the index: every question about one text answered from one pass over it ----------
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
@@ -220,11 +219,15 @@ class Locator:
     problem of a file costs about one pass over it plus the tables that have problems.
     """
 
-    __slots__ = ("text", "_newlines", "_spans", "_keys", "_values", "_elements", "_standard")
+    __slots__ = ("text", "_newlines", "_heads", "_head_starts", "_tables", "_spans", "_keys", "_values",
+                 "_elements", "_standard")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._newlines: list[int] | None = None
+        self._heads: list[Header] | None = None         # every header line of the text ...
+        self._head_starts: list[int] = []               # ... and where each starts
+        self._tables: set[tuple[int, int]] = set()      # [[table]] spans found from those headers
         self._spans: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
         self._keys: dict[tuple[int, int], dict[str, int]] = {}
         self._values: dict[tuple[int, int], tuple[int, int]] = {}
@@ -238,10 +241,22 @@ class Locator:
         return bisect_left(self._newlines, pos) + 1
 
     def table_spans(self, name: str, start: int, end: int) -> list[tuple[int, int]]:
+        """As _table_spans. In the whole text or a [[table]] found in it, from the text's one list
+        of headers: those spans start and end at line starts, so the header lines in them are
+        the same as a search of the span finds."""
         key = (name, start, end)
         spans = self._spans.get(key)
         if spans is None:
-            spans = self._spans[key] = _table_spans(self.text, name, start, end)
+            if (start, end) == (0, len(self.text)) or (start, end) in self._tables:
+                if self._heads is None:
+                    self._heads = _headers(self.text, 0, len(self.text))
+                    self._head_starts = [at for at, _, _ in self._heads]
+                heads = self._heads[bisect_left(self._head_starts, start):bisect_left(self._head_starts, end)]
+                spans = _table_spans(self.text, name, start, end, heads)
+                self._tables.update(spans)
+            else:
+                spans = _table_spans(self.text, name, start, end)
+            self._spans[key] = spans
         return spans
 
     def table_lines(self, name: str) -> list[int]:
@@ -372,7 +387,7 @@ def _span_keys(text: str, start: int, end: int) -> dict[str, int]:
 
 
 def _standard_tables(text: str) -> dict[tuple[str, ...], tuple[int, int, int]]:
-    """_standard_table's answer for every key path at once: the first header of each."""
+    """(header start, body start, body end) of the first standard table ``[a.b]`` of each key path."""
     line_starts = {0} | {j + 1 for j, c, depth in _scan(text, 0, len(text)) if c == "\n" and depth == 0}
     heads = [m for m in _ANY_HEADER.finditer(text) if m.start() in line_starts]
     found: dict[tuple[str, ...], tuple[int, int, int]] = {}

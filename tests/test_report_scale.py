@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import league_toml, problems_of, write_files
+from helpers import league_toml, lunaro_match, problems_of, write_files
 from sitegen import annotations, locate
 from sitegen.cli import main
 from sitegen.problems import KIND_LIMIT, SHOWN_PER_KIND, Problem, listing
@@ -67,7 +67,7 @@ class Counted:
         self.scanned = 0
         self.whole_table_searches = 0
         self.lines_counted = 0
-        real_init, real_scan, real_spans = locate.Locator.__init__, locate._scan, locate._table_spans
+        real_init, real_scan, real_headers = locate.Locator.__init__, locate._scan, locate._headers
         real_line_of = locate._line_of
 
         def init(loc, text):
@@ -78,10 +78,10 @@ class Counted:
             self.scanned += end - start
             return real_scan(text, start, end)
 
-        def spans(text, name, start, end):
+        def headers(text, start, end):
             if (start, end) == (0, len(text)):
                 self.whole_table_searches += 1
-            return real_spans(text, name, start, end)
+            return real_headers(text, start, end)
 
         def line_of(text, pos):
             self.lines_counted += 1
@@ -90,7 +90,7 @@ class Counted:
         monkeypatch.setattr(locate.Locator, "__init__", init)
         monkeypatch.setattr(locate, "_line_of", line_of)
         monkeypatch.setattr(locate, "_scan", scan)
-        monkeypatch.setattr(locate, "_table_spans", spans)
+        monkeypatch.setattr(locate, "_headers", headers)
 
 
 def test_every_problem_of_a_big_file_on_its_line(big, monkeypatch):
@@ -203,3 +203,21 @@ def test_ten_thousand_problems_annotate_the_listed_ones_and_a_capped_summary(tmp
     assert 0 < rows <= annotations.SUMMARY_ROWS
     assert text.endswith(f"\n\n{10_000 - rows} more: the step's log lists the first of each kind, "
                          "`sitegen check --all` every problem.\n\n")
+
+
+def test_diff_lists_an_invalid_revision_by_kind_too(tmp_path, capsys):
+    from gitrepo import commit_all, init_repo
+
+    repo = init_repo(tmp_path / "repo")
+    write_files(repo, {"matches/duel/league.toml": league_toml("lunaro", name="Duel"),
+                       HISTORY: lunaro_match("2020-01-01", "a", 20, 0, "b", 3, 0)})
+    commit_all(repo, "valid")
+    write_files(repo, {HISTORY: history(KIND_LIMIT + 1)})
+    assert main(["diff", "HEAD", "--root", str(repo)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 * SHOWN_PER_KIND + 3 + 1
+    assert err[0].startswith(f"at the working tree: {HISTORY}:")
+    assert err[-2].startswith(f"sitegen: at the working tree: … and {KIND_LIMIT + 1 - SHOWN_PER_KIND} more of this "
+                              f"kind, {KIND_LIMIT + 1} in all: map: unknown key; ")
+    assert err[-1] == (f"sitegen: {3 * (KIND_LIMIT + 1)} problems found at the working tree (`sitegen check --all` "
+                       "at a revision lists every one); nothing compared.")
