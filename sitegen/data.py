@@ -1,4 +1,5 @@
-"""The data files of CONTRACT section 7: standings, changes and matches as CSV and JSON.
+"""The data files of CONTRACT sections 7 and 8: standings, changes and matches as CSV and
+JSON, and for a glicko2 league the pairings each rating period's updates used.
 
 These tables are what auditors recompute from, so their format is fixed:
 header row, UTF-8, '\\n' line ends, floats with exactly 6 decimals, lunaro
@@ -43,16 +44,50 @@ def standings_table(rated: RatedLeague) -> Table:
     return header, rows
 
 
+def ledger_terms(system) -> tuple[str, ...]:
+    """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
+    than the pages show (elo's challenger, home, ...), else its ``terms``."""
+    return getattr(system, "ledger_terms", system.terms)
+
+
 def changes_table(rated: RatedLeague) -> Table:
     system = rated.league.config.system
-    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + system.terms
+    terms = ledger_terms(system)
+    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + terms
     rows = []
     for event in rated.events:
         when = iso(event.played)
         for c in event.changes:
             rows.append((event.key, when, c.player, _rating(system, c.before), _rating(system, c.after),
-                         _rating(system, c.delta)) + tuple(c.terms.get(t) for t in system.terms))
+                         _rating(system, c.delta)) + tuple(_term(c.terms.get(t)) for t in terms))
     return header, rows
+
+
+def _term(value: Any) -> Any:
+    """A term as written: numbers as floats (6 decimals), names as text, None as empty.
+
+    A term may be a name (elo's challenger and home player); an int term is still a
+    float column, written with 6 decimals like every other.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    return float(value)
+
+
+PAIRINGS_HEADER = ("period", "match_id", "player", "opponent", "score", "opponent_rating", "opponent_rd")
+
+
+def pairings_table(rated: RatedLeague) -> Table:
+    """glicko2: one row per battle (each side of each pair of a match), in the order the
+    updates take them: period, match, player, opponent. ``score`` is the battle score
+    after the transform; ``opponent_rating`` and ``opponent_rd`` the opponent's values
+    going into the period, as steps 3-4 of the paper use them."""
+    rows = []
+    for event in rated.events:
+        for b in getattr(event, "battles", ()):
+            rows.append((event.key, b.match_id, b.player, b.opponent, float(b.score),
+                         float(b.opponent_before.rating), float(b.opponent_before.rd)))
+    return PAIRINGS_HEADER, rows
 
 
 def matches_table(rated: RatedLeague, provenance: Provenance | None = None) -> Table:
@@ -112,8 +147,11 @@ def to_json(table: Table) -> str:
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None) -> Iterator[tuple[str, str]]:
     """(file name, text) for data/<league>/, one file at a time to keep memory flat."""
-    for name, make in (("standings", standings_table), ("changes", changes_table),
-                       ("matches", lambda r: matches_table(r, provenance))):
+    tables = [("standings", standings_table), ("changes", changes_table),
+              ("matches", lambda r: matches_table(r, provenance))]
+    if rated.league.config.system.name == "glicko2":
+        tables.append(("pairings", pairings_table))
+    for name, make in tables:
         table = make(rated)
         yield f"{name}.csv", to_csv(table)
         yield f"{name}.json", to_json(table)

@@ -29,7 +29,14 @@ def new_ratings(r_a: float, r_b: float, s_a: float, k_a: float, k_b: float) -> t
 
 class Elo(MatchSystem):
     name: ClassVar[str] = "elo"
+    # The numbers a page shows beside each change.
     terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
+    # changes.csv (CONTRACT section 8): version 1's terms, then who set K (the challenger,
+    # empty with k_of = "each"), the home player (empty on neutral ground), the margin
+    # multiplier, the match's weight and the rating before a season's reversion (empty
+    # when none happened), so that every K and every change can be recomputed from the file.
+    ledger_terms: ClassVar[tuple[str, ...]] = terms + (
+        "challenger", "home", "margin_multiplier", "weight", "reverted_from")
     match_keys: ClassVar[tuple[str, ...]] = ("players", "challenger")
     params: ClassVar[tuple[Param, ...]] = (
         Param("initial", 1500, rating_value, RATING_ALLOWED,
@@ -113,16 +120,21 @@ class Elo(MatchSystem):
                     ks.append(self.fide_k(games.get(p, 0), master.get(p, r >= self.master_rating)))
                 else:
                     ks.append(float(self.k))
+            challenger = None
             if self.k_of == "challenger":
                 # The aliases are resolved already, so the challenger is one of the two names.
-                ci = m.players.index(m.extra.get("challenger") or a)
+                challenger = m.extra.get("challenger") or a
+                ci = m.players.index(challenger)
                 ks = [ks[ci], ks[ci]]
             exp_a = expected(ra, rb)
             s_a = float(m.entries[0]["score"])      # validated: the two scores sum to 1
             after_a, after_b = new_ratings(ra, rb, s_a, ks[0], ks[1])
+            # Neutral ground, no margin rule, weight 1, no reversion: the defaults of section 8.
+            shared = {"challenger": challenger, "home": None, "margin_multiplier": 1.0, "weight": 1.0,
+                      "reverted_from": None}
             changes = [
-                Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0]}),
-                Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1]}),
+                Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0], **shared}),
+                Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1], **shared}),
             ]
             for c in changes:
                 ratings[c.player] = c.after

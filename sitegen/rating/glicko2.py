@@ -188,16 +188,34 @@ def calendar_index(played: datetime, period: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Battle:
+    """One side of one battle of a period: a result of ``player``'s update (steps 3-4).
+
+    ``opponent_before`` is the opponent's value going into the period (after growth
+    for periods sat out), the value the update used; ``score`` the battle score after
+    the league's score transform.
+    """
+
+    match_id: str
+    player: str
+    opponent: str
+    score: float
+    opponent_before: Glicko
+
+
+@dataclass(frozen=True, slots=True)
 class Period(RatingEvent):
-    """A rating period's event, with what standings need beyond the changes.
+    """A rating period's event, with what standings and pairings.csv need beyond the changes.
 
     ``index`` counts periods from any fixed origin, so the periods a player sat out
     between two events are the difference of their indexes; ``games`` is each
-    participant's number of matches in the period.
+    participant's number of matches in the period; ``battles`` every result the
+    period's updates used, match by match, each player's against each other player.
     """
 
     index: int
     games: Mapping[str, int]
+    battles: tuple[Battle, ...] = ()
 
 
 class Glicko2(MatchSystem):
@@ -274,6 +292,7 @@ class Glicko2(MatchSystem):
         for key, index, group in self.periods(matches):
             before: dict[str, Glicko] = {}        # first appearance order in the period
             results: dict[str, list[tuple[Glicko, float]]] = {}
+            battles: list[Battle] = []
             games: dict[str, int] = {}
             for m in group:
                 for name in m.players:
@@ -292,6 +311,7 @@ class Glicko2(MatchSystem):
                         if i != j:
                             s = battle_score(scores[i], scores[j], self.score_transform)
                             results[name].append((before[other], s))
+                            battles.append(Battle(m.id, name, other, s, before[other]))
             changes = []
             for name, old in before.items():
                 try:
@@ -308,7 +328,7 @@ class Glicko2(MatchSystem):
                     "volatility_before": old.volatility, "volatility_after": new.volatility,
                 }))
             events.append(Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
-                                 index, games))
+                                 index, games, tuple(battles)))
         return events
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
