@@ -14,6 +14,7 @@ from .load import load_site
 from .problems import InvalidInput, Problem, Problems
 from .rating.base import RatingDiverged
 from .pages import check_templates
+from .progress import Progress
 from .validate import League, league_matches
 from .write import Output, check_output_folder
 
@@ -29,8 +30,13 @@ class Site:
     content: tuple[ContentPage, ...]
 
 
-def check(root: Path) -> Site:
-    """Load and validate a site repository; raises InvalidInput with every problem."""
+def check(root: Path, progress: Progress | None = None) -> Site:
+    """Load and validate a site repository; raises InvalidInput with every problem.
+
+    ``progress`` hears of the stages (sitegen/progress.py); its ``checked`` comes last.
+    """
+    progress = progress or Progress()
+    progress.reading()
     problems = Problems()
     source = load_site(root, problems)
     settings = cfg.site_settings(source, problems)
@@ -45,13 +51,17 @@ def check(root: Path) -> Site:
     check_templates(root, problems)
     if problems:
         raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
-    return Site(root, settings, roster, tuple(leagues), tuple(content))
+    site = Site(root, settings, roster, tuple(leagues), tuple(content))
+    progress.checked(site)
+    return site
 
 
-def rate(site: Site) -> tuple[RatedLeague, ...]:
+def rate(site: Site, progress: Progress | None = None) -> tuple[RatedLeague, ...]:
     """Every league replayed; a league whose math leaves the finite numbers is a problem of its own."""
     rated, problems = [], Problems()
     for league in site.leagues:
+        if progress is not None:
+            progress.rating(league)
         try:
             rated.append(rate_league(league))
         except RatingDiverged as exc:
@@ -68,27 +78,35 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
-    """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched."""
+def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
+          progress: Progress | None = None) -> Output:
+    """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
+
+    ``progress`` hears of each stage (sitegen/progress.py); by default nothing is shown.
+    """
     from .pages import render_site, site_base_url
     from . import provenance
+
+    progress = progress or Progress()
 
     # The output folder is replaced whole: only an absent or empty folder, or a site sitegen
     # wrote, and never a repository, the site's own files or a folder holding them (write.py).
     # A symbolic link is judged by the folder it points to, as the command line resolves --out.
     root, out = root.resolve(), out.resolve()
     check_output_folder(root, out)
-    site = check(root)
+    site = check(root, progress)
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
-    rated = rate(site)
+    rated = rate(site, progress)
     output = Output(out)
     try:
+        progress.writing_data()
         for league in rated:
             for name, text in league_files(league, prov):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
-        render_site(site, rated, output, base_url=base_url, provenance=prov)
+        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov)
+        progress.moving(len(output.sizes), out)
         output.commit()
     finally:
         output.discard()

@@ -59,17 +59,41 @@ def _port(value: str) -> int:
     return port
 
 
+def _progress(args: argparse.Namespace, *, strict: bool = False):
+    """The stage lines on stderr (sitegen/progress.py): on a terminal outside CI, or as
+    --progress and --quiet say. ``strict``: a name that looks like another player's stops
+    the command once the input is valid."""
+    from .progress import Progress, wanted
+
+    return Progress(wanted(args.progress), after_check=_strict if strict else None)
+
+
+def _strict(site) -> None:
+    """--strict: the notes on names that look like another player's are problems."""
+    from .names import notes
+
+    found = notes(site, strict=True)
+    if found:
+        raise InvalidInput(found)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
     out = args.out or args.root / "_site"
+    progress = _progress(args, strict=args.strict)
     try:
-        output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url)
+        output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url, progress=progress)
     except InvalidInput as exc:
+        progress.close()
         return _report(exc, wrote=True, root=args.root, every=args.all)
     except OSError as exc:
+        progress.close()
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
+    finally:
+        progress.close()
+    progress.done()
     print(f"sitegen: built {len(output.sizes)} files into {out}")
     return EXIT_OK
 
@@ -78,17 +102,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .build import check
 
     try:
-        site = check(args.root)
+        site = check(args.root, _progress(args, strict=args.strict))
     except InvalidInput as exc:
         return _report(exc, wrote=False, root=args.root, every=args.all)
     matches = sum(len(lg.matches) for lg in site.leagues)
     print(f"sitegen: {len(site.leagues)} leagues, {matches} matches: all valid")
     # Names that look like another player's are valid (names are case-sensitive): notes after
-    # the verdict, and on a GitHub runner warnings on their lines.
+    # the verdict, and on a GitHub runner warnings on their lines. With --strict there are none
+    # left here: they were problems.
     from . import annotations
     from .names import notes
 
-    found = notes(site)
+    found = [] if args.strict else notes(site)
     if found:
         with annotations.commands_stopped():    # the notes quote names: no workflow command in them
             for note in found:
@@ -160,6 +185,19 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--root", type=_root, default=Path.cwd(),
                         help="the site repository (holds matches/); default: the current folder")
 
+    def strict(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--strict", action="store_true",
+                        help="a name that looks like a misspelling of another player's (a note without "
+                             "it) is a problem; list a new player in matches/players.toml to allow the name")
+
+    def progress(sp: argparse.ArgumentParser) -> None:
+        shown = sp.add_mutually_exclusive_group()
+        shown.add_argument("--progress", dest="progress", action="store_const", const=True, default=None,
+                           help="say on stderr what is being done, stage by stage (default: on a "
+                                "terminal, unless CI is set)")
+        shown.add_argument("--quiet", dest="progress", action="store_const", const=False,
+                           help="no stage lines, even on a terminal")
+
     b = sub.add_parser("build", help="validate, rate and write the site",
                        description="Validate every match file, rate every league and write the site. "
                                    "Exit 0 when built, 1 on invalid input (the old output is left untouched).")
@@ -170,6 +208,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--repo-url", help="the repository's http(s) URL: match pages link each match's file and "
                                       "commit into it; default: repo_url in [tool.sitegen]")
     b.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
+    strict(b)
+    progress(b)
     b.set_defaults(func=cmd_build)
 
     c = sub.add_parser("check", help="validate only, write nothing",
@@ -177,6 +217,8 @@ def parser() -> argparse.ArgumentParser:
                                    "Exit 0 when valid, 1 when not.")
     common(c)
     c.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
+    strict(c)
+    progress(c)
     c.set_defaults(func=cmd_check)
 
     s = sub.add_parser("serve", help="preview on 127.0.0.1, rebuilding when a file changes",

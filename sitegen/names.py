@@ -125,8 +125,12 @@ class Lookalikes:
         if games > RARE:
             return None
         key = fold(name)
+        # A name of players.toml without a game in the league yet is what a first game under a
+        # lookalike name may have meant. One with games is a player like any other: listing a
+        # new player whose name looks like an older one's says they are two players, and must
+        # not turn the note around onto the older one.
         same = [s for s in self.folded.get(key, ())
-                if name not in (s.name, s.alias_of) and (s.listed or s.games >= games)]
+                if name not in (s.name, s.alias_of) and (s.games >= games or (s.listed and not s.games))]
         if same:
             return min(same, key=lambda s: (not s.listed, -s.games, s.name))
         if len(key) < SLIP_LENGTH:
@@ -142,11 +146,13 @@ class Lookalikes:
 
 # --- notes for `sitegen check` -------------------------------------------------------------
 
-def notes(site: Site) -> list[Problem]:
+def notes(site: Site, *, strict: bool = False) -> list[Problem]:
     """A note on each game of a rare name that looks like another player's, by file and line.
 
     Shaped like a problem (file, line, match, field, message) so that it is read the same way,
-    but a note never makes the input invalid.
+    but a note never makes the input invalid. A name listed in players.toml (or used as an
+    alias there) is a known player and never noted. ``strict`` (``--strict``): the notes are
+    problems, and each message also says how to fix it.
     """
     out: list[Problem] = []
     files: dict[str, dict[str, Any] | None] = {}
@@ -167,9 +173,27 @@ def notes(site: Site) -> list[Problem]:
                     continue
                 first = ("plays for the first time" if games[name] == 1
                          else f"has only {games[name]} games in this league")
-                out.append(_located(site.root, files, league.config.system, m, i,
-                                    f"{name!r} {first}; {suggestion}"))
+                message = f"{name!r} {first}; {suggestion}"
+                if strict:
+                    message += (f" Correct the name, or, if {name!r} really is a new player, list them "
+                                f"in matches/players.toml: [players.{toml_key(name)}]")
+                out.append(_located(site.root, files, league.config.system, m, i, message))
     return sorted(out, key=lambda p: (p.file, p.line or 0, p.field or ""))
+
+
+def toml_key(name: str) -> str:
+    """The name as a quoted TOML key, ready to copy into players.toml: quotes, backslashes and
+    every character a terminal would not show as itself (controls, bidirectional overrides,
+    invisible characters) written as escapes that TOML reads back as the same name."""
+    out = []
+    for c in name:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c.isprintable() or c == " ":
+            out.append(c)
+        else:
+            out.append(f"\\u{ord(c):04X}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08X}")
+    return '"' + "".join(out) + '"'
 
 
 def _located(root: Path, files: dict[str, dict[str, Any] | None], system: System, m: Match,
