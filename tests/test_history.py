@@ -265,7 +265,8 @@ def test_standings_games_count(make_site):
 HEADERS = {
     "elo": {
         "standings": "rank,player,rating,games",
-        "changes": "event,played,player,rating_before,rating_after,delta,expected,score,k",
+        "changes": "event,played,player,rating_before,rating_after,delta,expected,score,k,"
+                   "challenger,home,margin_multiplier,weight,reverted_from",
         "matches": "match_id,played,file,commit",
     },
     "lunaro": {
@@ -307,13 +308,19 @@ def test_csv_format(two_league_site, tmp_path, slug, system):
         width = len(header.split(","))
         assert all(len(r) == width for r in rows)
         assert len(rows) > 1
+    # Names, and terms that exist only with a league's options (contract section 8: on neutral
+    # ground without season reversion, home and reverted_from are empty).
+    text_cols = {"challenger", "home", "reverted_from"}
     for r in rows_of(data, "changes"):
         for col, value in r.items():
-            assert value != "", (col, r)                 # every value exists for these systems
+            assert value != "" or col in {"home", "reverted_from"}, (col, r)
+        if system == "elo":
+            assert r["challenger"] in {"Zo\u00eb", "\u674e\u96f7", "Bob, Jr.", 'Quote"d'}
+            assert (r["home"], r["reverted_from"]) == ("", "")
         rating_cols = ("rating_before", "rating_after", "delta")
         for col in rating_cols:
             assert (INT if system == "lunaro" else FLOAT6).fullmatch(r[col]), (col, r[col])
-        for col in HEADERS[system]["changes"].split(",")[6:]:
+        for col in (c for c in HEADERS[system]["changes"].split(",")[6:] if c not in text_cols):
             assert FLOAT6.fullmatch(r[col]), (col, r[col])
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["played"])
     for r in rows_of(data, "standings"):
