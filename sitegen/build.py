@@ -56,12 +56,10 @@ def check(root: Path, progress: Progress | None = None) -> Site:
     return site
 
 
-def rate(site: Site, progress: Progress | None = None) -> tuple[RatedLeague, ...]:
+def rate(site: Site) -> tuple[RatedLeague, ...]:
     """Every league replayed; a league whose math leaves the finite numbers is a problem of its own."""
     rated, problems = [], Problems()
     for league in site.leagues:
-        if progress is not None:
-            progress.rating(league)
         try:
             rated.append(rate_league(league))
         except RatingDiverged as exc:
@@ -98,7 +96,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
-    rated = rate(site, progress)
+    progress.rating(site)
+    rated = rate(site)
     output = Output(out)
     try:
         progress.writing_data()

@@ -5,7 +5,7 @@ by the seconds since the start::
 
     sitegen: [  0.0s] reading matches/…
     sitegen: [  2.3s] checked 3,023 matches in 6 leagues
-    sitegen: [  2.3s] rating formula-1 (1,100 matches)…
+    sitegen: [  2.3s] rating 6 leagues…
     sitegen: [  2.6s] writing the data files…
     sitegen: [  2.9s] rendering pages… 9,639 files
     sitegen: [ 11.8s] moving 9,639 files into _site…
@@ -32,7 +32,6 @@ from .problems import plural
 
 if TYPE_CHECKING:
     from .build import Site
-    from .validate import League
 
 REFRESH = 0.1       # seconds between two updates of a running count on a terminal
 
@@ -100,9 +99,9 @@ class Progress:
         if self.after_check is not None:
             self.after_check(site)
 
-    def rating(self, league: League) -> None:
-        n = len(league.matches)
-        self.stage(f"rating {league.config.slug} ({n:,} {'match' if n == 1 else 'matches'})…")
+    def rating(self, site: Site) -> None:
+        leagues = len(site.leagues)
+        self.stage(f"rating {plural(leagues, 'league')}…")
 
     def writing_data(self) -> None:
         self.stage("writing the data files…")

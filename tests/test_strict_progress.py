@@ -138,7 +138,7 @@ def test_strict_is_a_bad_option_for_other_commands(capsys):
 
 # --- progress ------------------------------------------------------------------------------------
 
-STAGES = [r"reading matches/…", r"checked 7 matches in 1 league", r"rating duel \(7 matches\)…",
+STAGES = [r"reading matches/…", r"checked 7 matches in 1 league", r"rating 1 league…",
           r"writing the data files…", r"rendering pages…", r"moving [\d,]+ files into .+…", r"done"]
 
 
@@ -230,7 +230,7 @@ def test_on_a_terminal_the_stages_show_unless_ci_or_quiet(make_site, tmp_path):
     assert stderr.endswith("\n")
     final = [line.rsplit("\r", 1)[-1] for line in stderr[:-1].split("\n")]    # not splitlines: it splits at \r
     assert [line.split("] ", 1)[1] for line in final][:4] == [
-        "reading matches/…", "checked 6 matches in 1 league", "rating duel (6 matches)…", "writing the data files…"]
+        "reading matches/…", "checked 6 matches in 1 league", "rating 1 league…", "writing the data files…"]
     rendered = final[4].split("] ", 1)[1]
     files = int(re.search(r"moving ([\d,]+) files", stderr).group(1).replace(",", ""))
     assert rendered == f"rendering pages… {files:,} files"
