@@ -13,13 +13,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .config import LeagueConfig
 from .data import fmt_float, iso
@@ -79,6 +80,12 @@ class MatchDiff:
     @property
     def played(self) -> datetime:
         return (self.after or self.before).played
+
+    def results(self, lg: "LeagueDiff", names: Callable[[str], str] = str) -> tuple[str | None, str | None]:
+        """(before, after): the match's players and result in each revision, in its league's
+        system then; None where the match does not exist. ``names`` escapes each name."""
+        return (self.before and result(self.before, lg.before.system, names),
+                self.after and result(self.after, lg.after.system, names))
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +310,72 @@ def summary(totals: Mapping[str, Mapping[str, int]]) -> str:
 
 
 def _when(dt: datetime) -> str:
-    return f"{dt:%Y-%m-%d %H:%M}" + (f":{dt:%S}" if dt.second else "")
+    """2024-05-01 17:30 UTC: the zone said, as the time is shown in UTC whatever offset the
+    match file gave."""
+    dt = dt.astimezone(timezone.utc)
+    return f"{dt:%Y-%m-%d %H:%M}" + (f":{dt:%S}" if dt.second else "") + " UTC"
+
+
+# --- a match's players and result, compactly -------------------------------------------------
+
+LOBBY = 3          # a lobby shows its first three (players or teams), then "+N more"
+_ELO_SCORE = {1: "1", 0.5: "½", 0: "0"}
+
+
+def _amount(value: float | int) -> str:
+    """A score as its match file gave it: 310, not 310.0; 1,200.5 grouped."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}"
+
+
+def _first(items: list[str], noun: str = "") -> str:
+    """The first LOBBY items, then "+N more" for the rest."""
+    shown = items[:LOBBY]
+    if len(items) > LOBBY:
+        shown.append(f"+{len(items) - LOBBY} more{noun}")
+    return ", ".join(shown)
+
+
+def result(m: Match, system: Any, names: Callable[[str], str] = str) -> str:
+    """Who played and how it ended, in one line, by the league's system: elo "Ann 1–0 Bo" (½–½
+    a draw), lunaro "Ann 20–3 Bo" (goals), placement "1. Ann, 2. Bo, 3. Cy, +2 more", glicko2
+    "Ann 310, Bo 290" (scores, highest first), arena "team 1 (Ann, Bo) beat team 2 (Cy, Dan);
+    kills 25–18". Lobbies and teams show their first three. ``names`` escapes each name; the
+    rest of the line is fixed text and numbers."""
+    who = [names(n) for n in m.players]
+    e = m.entries
+    kind = system.name
+    if kind == "elo" and len(e) == 2:
+        return f"{who[0]} {_ELO_SCORE[e[0]['score']]}–{_ELO_SCORE[e[1]['score']]} {who[1]}"
+    if kind == "lunaro" and len(e) == 2:
+        return f"{who[0]} {e[0]['goals']}–{e[1]['goals']} {who[1]}"
+    if kind == "placement":
+        order = sorted(range(len(e)), key=lambda i: e[i]["place"])      # stable: a tie as listed
+        return _first([f"{e[i]['place']}. {who[i]}" for i in order])
+    if kind == "glicko2":
+        order = sorted(range(len(e)), key=lambda i: -e[i]["score"])
+        return _first([f"{who[i]} {_amount(e[i]['score'])}" for i in order])
+    if kind == "arena":
+        teams: dict[int, list[int]] = {}
+        for i, entry in enumerate(e):
+            teams.setdefault(entry["team"], []).append(i)
+        # The winners first, then the others as the file lists them.
+        order = sorted(teams, key=lambda t: (not e[teams[t][0]]["won"], t))
+        solo = all(len(members) == 1 for members in teams.values())
+
+        def team(t: int) -> str:
+            members = _first([who[i] for i in teams[t]])
+            return members if solo else f"team {t} ({members})"
+
+        shown = order[:LOBBY]
+        losers = [team(t) for t in shown[1:]]
+        if len(order) > LOBBY:
+            losers.append(f"+{len(order) - LOBBY} more teams")
+        kills = "–".join(str(sum(e[i]["kills"] for i in teams[t])) for t in shown)
+        return f"{team(order[0])} beat {', '.join(losers)}; kills {kills}"
+    # A system without a short form: each player's own numbers, as the match pages word them.
+    return _first([f"{who[i]} ({system.describe(entry)})" for i, entry in enumerate(e)])
 
 
 def _rating(value: float | int | None) -> str:
@@ -332,11 +404,15 @@ def _pair(a: Any, b: Any, arrow: str, missing: str = "-") -> str:
     return a if a == b else f"{a} {arrow} {b}"
 
 
-def _match_detail(m: MatchDiff, arrow: str) -> tuple[str, str, str]:
-    """(what changed, played, file) of a match."""
+def _match_detail(lg: LeagueDiff, m: MatchDiff, arrow: str,
+                  names: Callable[[str], str]) -> tuple[str, str, str, str]:
+    """(what changed, played, players and result, file) of a match; only names and file are
+    left to escape, the result's names escaped by ``names``."""
     what = m.change if m.change != "changed" else "changed: " + ", ".join(m.fields)
     a, b = m.before or m.after, m.after or m.before      # an added or removed match: its one side
-    return what, _pair(_when(a.played), _when(b.played), arrow), _pair(a.file, b.file, arrow)
+    ra, rb = m.results(lg, names)
+    return (what, _pair(_when(a.played), _when(b.played), arrow), _pair(ra or rb, rb or ra, arrow),
+            _pair(a.file, b.file, arrow))
 
 
 NOTHING = "the same matches and the same ratings in every league."
@@ -432,8 +508,8 @@ def text(diff: Diff) -> str:
             lines.append(_counted("matches", counts["matches"]))
             rows = []
             for m in lg.matches:
-                what, played, file = _match_detail(m, "->")
-                rows.append([MARK[m.change], plain(m.id), plain(what), played, plain(file)])
+                what, played, outcome, file = _match_detail(lg, m, "->", plain)
+                rows.append([MARK[m.change], plain(m.id), plain(what), played, outcome, plain(file)])
             lines += ["  " + r for r in _columns(rows)]
         if lg.players:
             lines.append(_counted("players", counts["players"]))
@@ -539,6 +615,28 @@ def _md_folded(out: _Summary, summary: str, header: list[str], rows: list[list[s
         out.add("", f"*{left} of {len(rows)} {noun} left out: this summary stays under 1 MiB.*")
 
 
+def _code_span(text: str) -> str:
+    """``text`` as a code span, which GitHub shows exactly as written: no markup, no link and
+    no character reference is read inside one, so nothing but control characters needs escaping.
+    The fence is one backtick longer than the longest run of backticks inside; a space pads text
+    that starts or ends with a backtick, or with a space at both ends (one is stripped each side)."""
+    text = plain(text)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or (text[:1] == text[-1:] == " " and text.strip(" ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _md_revision(r: Revision) -> str:
+    """A revision's label as GitHub should show it: the name as given (HEAD~1, a branch) in a
+    code span, so it reads the same in the Markdown source and on the page, then the short SHA.
+    Character references would show as such in the source (HEAD&#126;1) and inside a code span."""
+    short = r.commit and r.commit[:7]
+    if r.label in ("the working tree", short):          # fixed text, or a short SHA (hex)
+        return r.label
+    assert r.label == f"{r.name} ({short})", r.label
+    return f"{_code_span(r.name)} ({short})"
+
+
 def _md_note(note: str) -> str:
     """"new player" in bold, so a new name stands out among the changes."""
     if note.startswith("new player"):
@@ -548,11 +646,11 @@ def _md_note(note: str) -> str:
 
 def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
     """For a GitHub Actions job summary (or a pull request comment)."""
-    a, b = diff.before.label, diff.after.label
+    a, b = _md_revision(diff.before), _md_revision(diff.after)
     if not diff.leagues:
-        return f"No changes from {md(a)} to {md(b)}: {NOTHING}\n"
+        return f"No changes from {a} to {b}: {NOTHING}\n"
     out = _Summary(limit)
-    out.add(f"## Ratings: {md(a)} → {md(b)}", "", f"**Total:** {md(summary(diff.totals()))}.")
+    out.add(f"## Ratings: {a} → {b}", "", f"**Total:** {md(summary(diff.totals()))}.")
     for lg in diff.leagues:
         config = lg.config
         head = f"### {md(config.name)} (`{lg.slug}`, {config.system_name})"
@@ -570,10 +668,10 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
         if lg.matches:
             rows = []
             for m in lg.matches:
-                what, played, file = _match_detail(m, "→")
-                rows.append([md(m.id), md(what), played, md(file)])
+                what, played, outcome, file = _match_detail(lg, m, "→", md)
+                rows.append([md(m.id), md(what), played, outcome, md(file)])
             out.add("")
-            _md_table(out, ["Match", "Change", "Played", "File"], rows, "matches")
+            _md_table(out, ["Match", "Change", "Played", "Players and result", "File"], rows, "matches")
         changed, moved = _players(lg)
         if changed:
             notes = _player_notes(lg)
@@ -607,7 +705,7 @@ def markdown(diff: Diff, limit: int = MD_LIMIT) -> str:
 
 CSV_HEADER = ("league", "kind", "key", "change", "fields", "file_before", "file_after", "played_before",
               "played_after", "rating_before", "rating_after", "delta", "rank_before", "rank_after",
-              "tier_before", "tier_after", "games_before", "games_after")
+              "tier_before", "tier_after", "games_before", "games_after", "result_before", "result_after")
 
 
 def _number(value: float | int | None) -> str:
@@ -618,12 +716,14 @@ def _json_number(value: float | int | None) -> float | int | None:
     return value if value is None or isinstance(value, int) else round(value, 6) + 0.0
 
 
-def _match_record(m: MatchDiff) -> dict[str, Any]:
+def _match_record(lg: LeagueDiff, m: MatchDiff) -> dict[str, Any]:
     a, b = m.before, m.after
+    ra, rb = m.results(lg)
     return {
         "id": m.id, "change": m.change, "fields": list(m.fields),
         "file_before": a.file if a else None, "file_after": b.file if b else None,
         "played_before": iso(a.played) if a else None, "played_after": iso(b.played) if b else None,
+        "result_before": ra, "result_after": rb,
     }
 
 
@@ -650,11 +750,12 @@ def to_csv(diff: Diff) -> str:
             writer.writerow({**blank, "league": lg.slug, "kind": "league", "key": lg.slug,
                              "change": lg.change, "fields": ";".join(lg.settings)}.values())
         for m in lg.matches:
-            r = _match_record(m)
+            r = _match_record(lg, m)
             writer.writerow({**blank, "league": lg.slug, "kind": "match", "key": m.id, "change": m.change,
                              "fields": ";".join(m.fields),
                              **{k: r[k] or "" for k in ("file_before", "file_after", "played_before",
-                                                        "played_after")}}.values())
+                                                        "played_after", "result_before",
+                                                        "result_after")}}.values())
         for p in lg.players:
             a, b = p.before, p.after
             writer.writerow({
@@ -683,7 +784,7 @@ def to_json(diff: Diff) -> str:
             "name_before": a.name if a else None, "name_after": b.name if b else None,
             "system_before": a.system_name if a else None, "system_after": b.system_name if b else None,
             "counts": lg.counts(),
-            "matches": [_match_record(m) for m in lg.matches],
+            "matches": [_match_record(lg, m) for m in lg.matches],
             "players": [_player_record(p) for p in lg.players],
         })
     doc = {"before": _revision_record(diff.before), "after": _revision_record(diff.after),

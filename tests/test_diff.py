@@ -119,7 +119,8 @@ def test_added_match_json(two_commits):
     assert (league["league"], league["name"], league["system"], league["change"]) == ("duel", "Duel", "elo", None)
     assert league["matches"] == [{"id": "m3", "change": "added", "fields": [], "file_before": None,
                                   "file_after": "matches/duel/2024.toml", "played_before": None,
-                                  "played_after": "2024-01-03T00:00:00Z"}]
+                                  "played_after": "2024-01-03T00:00:00Z", "result_before": None,
+                                  "result_after": "a 1–0 c"}]
     assert league["players"] == [
         {"player": "c", "change": "changed", "rating_before": 1516.0, "rating_after": 1500.0, "delta": -16.0,
          "rank_before": 1, "rank_after": 2, "tier_before": "Silver", "tier_after": "Bronze",
@@ -138,16 +139,16 @@ def test_added_match_text_and_markdown(two_commits):
     assert lines[0] == f"Ratings at HEAD~1 ({first[:7]}) -> the working tree"
     assert lines[1] == "Total: 1 match added; 2 players changed."
     assert "== duel: Duel (elo)" in lines
-    assert re.search(r"^  \+  m3 +added +2024-01-03 00:00 +matches/duel/2024\.toml$", out, re.M)
+    assert re.search(r"^  \+  m3 +added +2024-01-03 00:00 UTC +a 1–0 c +matches/duel/2024\.toml$", out, re.M)
     assert re.search(r"^  ~  c +1516\.00 -> 1500\.00 +-16\.00 +1 -> 2 +Silver -> Bronze$", out, re.M)
     assert re.search(r"^  ~  a +1516\.00 -> 1532\.00 +\+16\.00 +1 +Silver$", out, re.M)
     assert not re.search(r"^  ~  [bd] ", out, re.M)
 
     md = render(diff, "markdown")
-    assert md.startswith(f"## Ratings: HEAD&#126;1 ({first[:7]}) → the working tree\n")
+    assert md.startswith(f"## Ratings: `HEAD~1` ({first[:7]}) → the working tree\n")
     assert "**Total:** 1 match added; 2 players changed." in md
     assert "### Duel (`duel`, elo)" in md
-    assert "| m3 | added | 2024-01-03 00:00 | matches/duel/2024.toml |" in md
+    assert "| m3 | added | 2024-01-03 00:00 UTC | a 1–0 c | matches/duel/2024.toml |" in md
     rows = [line for line in md.splitlines() if line.startswith("| ")]
     assert "| c | 1516.00 → 1500.00 | -16.00 | 1 → 2 | Silver → Bronze |" in rows
     assert "| a | 1516.00 → 1532.00 | +16.00 | 1 | Silver |" in rows
@@ -232,7 +233,7 @@ def test_rank_only_changes_of_players_not_in_the_change(tmp_path):
     out = render(diff, "text")
     assert out.split("== duel: Duel (elo)\n")[1] == (
         "1 match added\n"
-        "  +  m3  added  2024-01-03 00:00  matches/duel/more.toml\n"
+        "  +  m3  added  2024-01-03 00:00 UTC  e 1–0 f  matches/duel/more.toml\n"
         "3 players changed, 2 added\n"
         "     player  rating        delta  rank    tier         note\n"
         "  +  e       - -> 1516.00         - -> 1  - -> Silver  new player\n"
@@ -242,8 +243,8 @@ def test_rank_only_changes_of_players_not_in_the_change(tmp_path):
     # Markdown: the new players in the table, the rank-only moves folded in their own block.
     md = render(diff, "markdown")
     assert md.split("**Players:** 3 players changed, 2 added\n")[1] == (
-        "\n| Match | Change | Played | File |\n|---|---|---|---|\n"
-        "| m3 | added | 2024-01-03 00:00 | matches/duel/more.toml |\n\n"
+        "\n| Match | Change | Played | Players and result | File |\n|---|---|---|---|---|\n"
+        "| m3 | added | 2024-01-03 00:00 UTC | e 1–0 f | matches/duel/more.toml |\n\n"
         "| Player | Rating | Δ | Rank | Tier | Note |\n|---|---|---|---|---|---|\n"
         "| e | - → 1516.00 |  | - → 1 | - → Silver | **new player** |\n"
         "| f | - → 1484.00 |  | - → 5 | - → Bronze | **new player** |\n\n"
@@ -414,7 +415,8 @@ def test_no_change_in_every_format(two_commits):
     diff = diff_revisions(repo, "HEAD")
     assert render(diff, "text") == (f"No changes from HEAD ({second[:7]}) to the working tree: the same matches "
                                     "and the same ratings in every league.\n")
-    assert render(diff, "markdown").count("\n") == 1 and render(diff, "markdown").startswith("No changes from HEAD")
+    assert render(diff, "markdown") == (f"No changes from `HEAD` ({second[:7]}) to the working tree: the same "
+                                        "matches and the same ratings in every league.\n")
     assert render(diff, "csv") == ",".join(CSV_HEADER) + "\n"
     doc = json.loads(render(diff, "json"))
     assert doc["leagues"] == [] and doc["after"] == {"revision": None, "commit": None,
@@ -526,7 +528,7 @@ def test_markdown_shows_hostile_names_literally(hostile):
     assert len(rows) == 2 + 2 + 4
     # Every table row has exactly its columns: no '|' of a name splits a cell (players: a Note
     # column, as two of them are new).
-    assert all(row.count("|") == (5 if "Match" in row or row.startswith("| m") else 7) for row in rows), rows
+    assert all(row.count("|") == (6 if "Match" in row or row.startswith("| m") else 7) for row in rows), rows
     html = python_markdown.markdown(md, extensions=["tables"])
     assert "<img" not in html and "<b>" not in html and "<strong>x" not in html and "<del>" not in html
     assert "<script" not in html and "<a " not in html
@@ -704,3 +706,204 @@ def test_run_from_a_subfolder_is_a_usage_error_not_no_changes(two_commits):
 
 def _short(repo, rev: str) -> str:
     return git(repo, "rev-parse", rev).strip()[:7]
+
+
+# --- matches shown with their players and result; times with their zone ------------------------------
+
+PLACEMENT_LOBBY = ('[[match]]\nid = "p1"\nplayed = 2024-01-01\nplayers = [{ name = "Cy", place = 3 }, '
+                   '{ name = "Ann", place = 1 }, { name = "Bo", place = 2 }, { name = "Dan", place = 2 }, '
+                   '{ name = "Eve", place = 5 }]\n\n')
+GLICKO_LOBBY = ('[[match]]\nid = "g1"\nplayed = 2024-01-01\nplayers = [{ name = "Ann", score = 310 }, '
+                '{ name = "Bo", score = 1200.5 }, { name = "Cy", score = 120 }, { name = "Dan", score = 290.0 }]\n\n')
+ARENA_TEAMS = ('[[match]]\nid = "a1"\nplayed = 2024-01-01\nscore_to_win = 25\nteams = [\n'
+               '  { won = false, players = [{ name = "Ann", kills = 5, deaths = 3 }, { name = "Bo", kills = 4, deaths = 2 }] },\n'
+               '  { won = true, players = [{ name = "Cy", kills = 12, deaths = 1 }, { name = "Dan", kills = 13, deaths = 5 }] },\n'
+               '  { won = false, players = [{ name = "Eve", kills = 1, deaths = 9 }] },\n]\n\n')
+
+RESULTS = {           # league -> (match id, its players and result)
+    "duel": ("e1", "Ann ½–½ Bo"),
+    "lun": ("l1", "Ann 20–3 Bo"),
+    "ffa": ("p1", "1. Ann, 2. Bo, 2. Dan, +2 more"),
+    "worlds": ("g1", "Bo 1,200.5, Ann 310, Dan 290, +1 more"),
+    "halo": ("a1", "team 2 (Cy, Dan) beat team 1 (Ann, Bo), team 3 (Eve); kills 25–9–1"),
+}
+
+
+@pytest.fixture(scope="module")
+def every_system(tmp_path_factory):
+    """Five leagues, one of each system, with no matches at HEAD; one match each on disk."""
+    from helpers import lunaro_match
+
+    repo = init_repo(tmp_path_factory.mktemp("systems") / "repo")
+    commit(repo, {"matches/duel/league.toml": ELO, "matches/lun/league.toml": league_toml("lunaro"),
+                  "matches/ffa/league.toml": league_toml("placement"),
+                  "matches/worlds/league.toml": league_toml("glicko2", params='period = "match"'),
+                  "matches/halo/league.toml": league_toml("arena")}, 1)
+    write_files(repo, {
+        # 21:30 at UTC+2 is 19:30 UTC.
+        "matches/duel/m.toml": elo_match("2024-05-01T21:30:15+02:00", "Ann", 0.5, "Bo", 0.5, id="e1"),
+        "matches/lun/m.toml": lunaro_match("2024-01-01", "Ann", 20, 0, "Bo", 3, 35, host=0, id="l1"),
+        "matches/ffa/m.toml": PLACEMENT_LOBBY, "matches/worlds/m.toml": GLICKO_LOBBY,
+        "matches/halo/m.toml": ARENA_TEAMS})
+    return diff_revisions(repo, "HEAD")
+
+
+def test_every_system_shows_players_and_result_in_text(every_system):
+    out = render(every_system, "text")
+    for league, (mid, shown) in RESULTS.items():
+        when = "2024-05-01 19:30:15 UTC" if league == "duel" else "2024-01-01 00:00 UTC"
+        assert re.search(rf"^  \+  {mid} +added +{re.escape(when)} +{re.escape(shown)} +matches/{league}/m\.toml$",
+                         out, re.M), (league, out)
+    # Every time says its zone: no bare "HH:MM" anywhere.
+    assert re.findall(r"\d\d:\d\d(?::\d\d)?(?![:\d]| UTC)", out) == []
+
+
+def test_every_system_shows_players_and_result_in_markdown(every_system):
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm (GitHub's Markdown parser) is not installed")
+    from cmarkgfm.cmark import Options
+
+    md = render(every_system, "markdown")
+    html = cmarkgfm.github_flavored_markdown_to_html(md, options=Options.CMARK_OPT_UNSAFE)
+    rows = [[literal_text(cell) for cell in re.findall(r"<td>(.*?)</td>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)]
+    assert [h for h in re.findall(r"<th>(.*?)</th>", html) if h in ("Played", "Players and result")] == \
+        ["Played", "Players and result"] * 5
+    for league, (mid, shown) in RESULTS.items():
+        when = "2024-05-01 19:30:15 UTC" if league == "duel" else "2024-01-01 00:00 UTC"
+        assert [mid, "added", when, shown, f"matches/{league}/m.toml"] in rows, league
+
+
+def test_every_system_result_in_csv_and_json(every_system):
+    rows = list(csv.DictReader(io.StringIO(render(every_system, "csv"), newline="")))
+    assert list(rows[0])[-2:] == ["result_before", "result_after"]
+    got = {r["league"]: (r["key"], r["result_before"], r["result_after"], r["played_after"])
+           for r in rows if r["kind"] == "match"}
+    assert got == {league: (mid, "", shown, "2024-05-01T19:30:15Z" if league == "duel" else "2024-01-01T00:00:00Z")
+                   for league, (mid, shown) in RESULTS.items()}
+    # Player rows leave them empty.
+    assert {(r["result_before"], r["result_after"]) for r in rows if r["kind"] == "player"} == {("", "")}
+    doc = json.loads(render(every_system, "json"))
+    for lg in doc["leagues"]:
+        [m] = lg["matches"]
+        assert list(m)[-2:] == ["result_before", "result_after"]
+        assert (m["result_before"], m["result_after"]) == (None, RESULTS[lg["league"]][1])
+
+
+def test_a_changed_result_shows_both_and_an_unchanged_one_once(two_commits):
+    repo, _, _ = two_commits
+    m1 = elo_match("2024-01-01", "a", 1, "b", 0, id="m1")
+    # m2: c and d swap the result; m3 moves to another file and an hour later in another zone.
+    write_files(repo, {"matches/duel/2024.toml": m1 + elo_match("2024-01-02", "c", 0, "d", 1, id="m2"),
+                       "matches/duel/late.toml": elo_match("2024-01-03T02:00:00+01:00", "a", 1, "c", 0, id="m3")})
+    diff = diff_revisions(repo, "HEAD")
+    out = render(diff, "text")
+    assert re.search(r"^  ~  m2 +changed: players\.score +2024-01-02 00:00 UTC +c 1–0 d -> c 0–1 d +"
+                     r"matches/duel/2024\.toml$", out, re.M), out
+    assert re.search(r"^  ~  m3 +changed: played, file +2024-01-03 00:00 UTC -> 2024-01-03 01:00 UTC +a 1–0 c +"
+                     r"matches/duel/2024\.toml -> matches/duel/late\.toml$", out, re.M), out
+    md = render(diff, "markdown")
+    assert "| m2 | changed&#58; players.score | 2024-01-02 00:00 UTC | c 1–0 d → c 0–1 d | matches/duel/2024.toml |" \
+        in md.splitlines()
+    rows = {r["key"]: r for r in diff_csv(repo, "HEAD")}
+    assert (rows["m2"]["result_before"], rows["m2"]["result_after"]) == ("c 1–0 d", "c 0–1 d")
+    assert (rows["m3"]["result_before"], rows["m3"]["result_after"]) == ("a 1–0 c", "a 1–0 c")
+
+
+def _match(system: str, players: list[str], entries: list[dict]) -> "Match":
+    from datetime import datetime, timezone
+
+    from sitegen.rating import Match
+
+    return Match("x", datetime(2024, 1, 1, tzinfo=timezone.utc), "matches/x.toml", 1, None, tuple(players),
+                 tuple(entries))
+
+
+def _arena(teams: list[list[str]], won: int) -> "Match":
+    names = [n for team in teams for n in team]
+    entries = [{"kills": 2 * t + 1, "deaths": 0, "assists": 0, "betrayals": 0, "team": t + 1, "won": t == won}
+               for t, team in enumerate(teams) for _ in team]
+    return _match("arena", names, entries)
+
+
+@pytest.mark.parametrize("system, match, shown", [
+    ("elo", _match("elo", ["Ann", "Bo"], [{"score": 0}, {"score": 1}]), "Ann 0–1 Bo"),
+    ("elo", _match("elo", ["Ann", "Bo"], [{"score": 0.5}, {"score": 0.5}]), "Ann ½–½ Bo"),
+    ("lunaro", _match("lunaro", ["Ann", "Bo"], [{"goals": 3, "ping": 0, "host": True}, {"goals": 20, "ping": 9}]),
+     "Ann 3–20 Bo"),
+    ("placement", _match("placement", ["a", "b", "c"], [{"place": 2}, {"place": 1}, {"place": 2}]),
+     "1. b, 2. a, 2. c"),
+    ("placement", _match("placement", [f"p{i}" for i in range(10)], [{"place": 10 - i} for i in range(10)]),
+     "1. p9, 2. p8, 3. p7, +7 more"),
+    ("glicko2", _match("glicko2", ["a", "b"], [{"score": 0}, {"score": 0.25}]), "b 0.25, a 0"),
+    # A free-for-all: one player a team, named alone.
+    ("arena", _arena([["a"], ["b"], ["c"], ["d"], ["e"]], won=3), "d beat a, b, +2 more teams; kills 7–1–3"),
+    ("arena", _arena([["a", "b", "c", "d", "e"], ["f"]], won=0),
+     "team 1 (a, b, c, +2 more) beat team 2 (f); kills 5–3"),
+])
+def test_result_per_system(system, match, shown):
+    from sitegen.diff import result
+    from sitegen.rating import SYSTEMS
+
+    assert result(match, SYSTEMS[system]()) == shown
+
+
+def test_result_escapes_names_and_nothing_else():
+    from sitegen.diff import result
+    from sitegen.rating import SYSTEMS
+
+    def escape(name: str) -> str:
+        return f"<{name}>"
+
+    assert result(_arena([["a", "b"], ["c"]], won=1), SYSTEMS["arena"](), escape) == \
+        "team 2 (<c>) beat team 1 (<a>, <b>); kills 3–2"
+    lobby = _match("placement", [f"p{i}" for i in range(4)], [{"place": i + 1} for i in range(4)])
+    assert result(lobby, SYSTEMS["placement"](), escape) == "1. <p0>, 2. <p1>, 3. <p2>, +1 more"
+    duel = _match("elo", ["Ann", "Bo"], [{"score": 1}, {"score": 0}])
+    assert result(duel, SYSTEMS["elo"](), escape) == "<Ann> 1–0 <Bo>"
+
+
+# --- revision labels in Markdown headings -----------------------------------------------------------
+
+HOSTILE_BRANCH = "x`y``<img/src=x>&amp;_z_|#"
+
+
+@pytest.mark.parametrize("rev_a, rev_b", [
+    ("HEAD~1", "HEAD"),
+    ("HEAD^", "main"),
+    ("HEAD^{/commi*t 1}", "HEAD"),                 # a commit found by its message: ^, {, *, a space
+    ("_a_<i>&amp;`|#$", HOSTILE_BRANCH),          # branch names: _, <, &, backticks, |, #, $
+    ("`lead", "HEAD~0"),
+])
+def test_markdown_heading_reads_as_the_revision_labels(two_commits, rev_a, rev_b):
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmarkgfm (GitHub's Markdown parser) is not installed")
+    from cmarkgfm.cmark import Options
+
+    repo, first, second = two_commits
+    for branch, at in (("_a_<i>&amp;`|#$", first), (HOSTILE_BRANCH, second), ("`lead", first)):
+        git(repo, "branch", "-f", branch, at)
+    diff = diff_revisions(repo, rev_a, rev_b)
+    assert diff.leagues, "the two revisions differ"
+    labels = (diff.before.label, diff.after.label)
+    assert labels == (f"{rev_a} ({first[:7]})", f"{rev_b} ({second[:7]})")
+    md = render(diff, "markdown")
+    heading = md.splitlines()[0]
+    assert heading.startswith("## Ratings: ") and "&#" not in heading      # no reference to show in the source
+    html = cmarkgfm.github_flavored_markdown_to_html(md, options=Options.CMARK_OPT_UNSAFE)
+    [h2] = re.findall(r"<h2>(.*?)</h2>", html)
+    assert literal_text(h2) == f"Ratings: {labels[0]} → {labels[1]}"
+    assert re.sub(r"</?code>", "", h2).count("<") == 0           # no tag but the code spans: no <img>, <i>, <em>
+    # Reversed, the same labels in the other order; the same revision twice: the one-line "no changes".
+    back = cmarkgfm.github_flavored_markdown_to_html(render(diff_revisions(repo, rev_b, rev_a), "markdown"))
+    assert literal_text(re.findall(r"<h2>(.*?)</h2>", back)[0]) == f"Ratings: {labels[1]} → {labels[0]}"
+    same = cmarkgfm.github_flavored_markdown_to_html(render(diff_revisions(repo, rev_a, rev_a), "markdown"))
+    assert literal_text(same).strip() == (f"No changes from {labels[0]} to {labels[0]}: the same matches and the same "
+                                          "ratings in every league.")
+
+
+def test_markdown_labels_in_the_source_read_as_given(two_commits):
+    repo, first, _ = two_commits
+    md = render(diff_revisions(repo, "HEAD~1"), "markdown")
+    assert md.splitlines()[0] == f"## Ratings: `HEAD~1` ({first[:7]}) → the working tree"
+    # A full SHA is labelled by its short form, which needs no code span.
+    md = render(diff_revisions(repo, first, "HEAD"), "markdown")
+    assert md.splitlines()[0].startswith(f"## Ratings: {first[:7]} → `HEAD` (")
