@@ -907,3 +907,9 @@ def test_markdown_labels_in_the_source_read_as_given(two_commits):
     # A full SHA is labelled by its short form, which needs no code span.
     md = render(diff_revisions(repo, first, "HEAD"), "markdown")
     assert md.splitlines()[0].startswith(f"## Ratings: {first[:7]} → `HEAD` (")
+
+
+def test_readme_documents_the_csv_header():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Rating diffs\n")[1].split("\n## ")[0]
+    assert f"`{','.join(CSV_HEADER)}`" in section
