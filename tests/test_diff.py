@@ -809,7 +809,7 @@ def test_a_changed_result_shows_both_and_an_unchanged_one_once(two_commits):
     assert (rows["m3"]["result_before"], rows["m3"]["result_after"]) == ("a 1–0 c", "a 1–0 c")
 
 
-def _match(system: str, players: list[str], entries: list[dict]) -> "Match":
+def _match(players: list[str], entries: list[dict]) -> "Match":
     from datetime import datetime, timezone
 
     from sitegen.rating import Match
@@ -822,19 +822,19 @@ def _arena(teams: list[list[str]], won: int) -> "Match":
     names = [n for team in teams for n in team]
     entries = [{"kills": 2 * t + 1, "deaths": 0, "assists": 0, "betrayals": 0, "team": t + 1, "won": t == won}
                for t, team in enumerate(teams) for _ in team]
-    return _match("arena", names, entries)
+    return _match(names, entries)
 
 
 @pytest.mark.parametrize("system, match, shown", [
-    ("elo", _match("elo", ["Ann", "Bo"], [{"score": 0}, {"score": 1}]), "Ann 0–1 Bo"),
-    ("elo", _match("elo", ["Ann", "Bo"], [{"score": 0.5}, {"score": 0.5}]), "Ann ½–½ Bo"),
-    ("lunaro", _match("lunaro", ["Ann", "Bo"], [{"goals": 3, "ping": 0, "host": True}, {"goals": 20, "ping": 9}]),
+    ("elo", _match(["Ann", "Bo"], [{"score": 0}, {"score": 1}]), "Ann 0–1 Bo"),
+    ("elo", _match(["Ann", "Bo"], [{"score": 0.5}, {"score": 0.5}]), "Ann ½–½ Bo"),
+    ("lunaro", _match(["Ann", "Bo"], [{"goals": 3, "ping": 0, "host": True}, {"goals": 20, "ping": 9}]),
      "Ann 3–20 Bo"),
-    ("placement", _match("placement", ["a", "b", "c"], [{"place": 2}, {"place": 1}, {"place": 2}]),
+    ("placement", _match(["a", "b", "c"], [{"place": 2}, {"place": 1}, {"place": 2}]),
      "1. b, 2. a, 2. c"),
-    ("placement", _match("placement", [f"p{i}" for i in range(10)], [{"place": 10 - i} for i in range(10)]),
+    ("placement", _match([f"p{i}" for i in range(10)], [{"place": 10 - i} for i in range(10)]),
      "1. p9, 2. p8, 3. p7, +7 more"),
-    ("glicko2", _match("glicko2", ["a", "b"], [{"score": 0}, {"score": 0.25}]), "b 0.25, a 0"),
+    ("glicko2", _match(["a", "b"], [{"score": 0}, {"score": 0.25}]), "b 0.25, a 0"),
     # A free-for-all: one player a team, named alone.
     ("arena", _arena([["a"], ["b"], ["c"], ["d"], ["e"]], won=3), "d beat a, b, +2 more teams; kills 7–1–3"),
     ("arena", _arena([["a", "b", "c", "d", "e"], ["f"]], won=0),
@@ -856,9 +856,9 @@ def test_result_escapes_names_and_nothing_else():
 
     assert result(_arena([["a", "b"], ["c"]], won=1), SYSTEMS["arena"](), escape) == \
         "team 2 (<c>) beat team 1 (<a>, <b>); kills 3–2"
-    lobby = _match("placement", [f"p{i}" for i in range(4)], [{"place": i + 1} for i in range(4)])
+    lobby = _match([f"p{i}" for i in range(4)], [{"place": i + 1} for i in range(4)])
     assert result(lobby, SYSTEMS["placement"](), escape) == "1. <p0>, 2. <p1>, 3. <p2>, +1 more"
-    duel = _match("elo", ["Ann", "Bo"], [{"score": 1}, {"score": 0}])
+    duel = _match(["Ann", "Bo"], [{"score": 1}, {"score": 0}])
     assert result(duel, SYSTEMS["elo"](), escape) == "<Ann> 1–0 <Bo>"
 
 
