@@ -14,7 +14,7 @@ from .load import load_site
 from .problems import InvalidInput, Problem, Problems
 from .rating.base import RatingDiverged
 from .pages import check_templates
-from .progress import Progress
+from .progress import current
 from .validate import League, league_matches
 from .write import Output, check_output_folder
 
@@ -30,12 +30,12 @@ class Site:
     content: tuple[ContentPage, ...]
 
 
-def check(root: Path, progress: Progress | None = None) -> Site:
+def check(root: Path) -> Site:
     """Load and validate a site repository; raises InvalidInput with every problem.
 
-    ``progress`` hears of the stages (sitegen/progress.py); its ``checked`` comes last.
+    The command's progress (sitegen/progress.py) hears of the stages; its ``checked`` comes last.
     """
-    progress = progress or Progress()
+    progress = current()
     progress.reading()
     problems = Problems()
     source = load_site(root, problems)
@@ -76,23 +76,22 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
-          progress: Progress | None = None) -> Output:
+def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
 
-    ``progress`` hears of each stage (sitegen/progress.py); by default nothing is shown.
+    The command's progress (sitegen/progress.py) hears of each stage; by default nothing is shown.
     """
     from .pages import render_site, site_base_url
     from . import provenance
 
-    progress = progress or Progress()
+    progress = current()
 
     # The output folder is replaced whole: only an absent or empty folder, or a site sitegen
     # wrote, and never a repository, the site's own files or a folder holding them (write.py).
     # A symbolic link is judged by the folder it points to, as the command line resolves --out.
     root, out = root.resolve(), out.resolve()
     check_output_folder(root, out)
-    site = check(root, progress)
+    site = check(root)
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))

@@ -80,29 +80,29 @@ def _strict(site) -> None:
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
+    from .progress import reporting
+
     out = args.out or args.root / "_site"
-    progress = _progress(args, strict=args.strict)
     try:
-        output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url, progress=progress)
+        with reporting(_progress(args, strict=args.strict)) as progress:
+            output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url)
+            progress.done()
     except InvalidInput as exc:
-        progress.close()
         return _report(exc, wrote=True, root=args.root, every=args.all)
     except OSError as exc:
-        progress.close()
         print(f"sitegen: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INVALID
-    finally:
-        progress.close()
-    progress.done()
     print(f"sitegen: built {len(output.sizes)} files into {out}")
     return EXIT_OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .build import check
+    from .progress import reporting
 
     try:
-        site = check(args.root, _progress(args, strict=args.strict))
+        with reporting(_progress(args, strict=args.strict)):
+            site = check(args.root)
     except InvalidInput as exc:
         return _report(exc, wrote=False, root=args.root, every=args.all)
     matches = sum(len(lg.matches) for lg in site.leagues)

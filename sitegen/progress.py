@@ -23,7 +23,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -154,6 +156,30 @@ class Progress:
             self.stream.flush()
         except (OSError, ValueError):
             self.enabled = self.live = False     # a closed terminal does not stop the build
+
+
+_CURRENT: ContextVar[Progress | None] = ContextVar("sitegen_progress", default=None)
+
+
+def current() -> Progress:
+    """The progress of the command running in this context: a disabled one outside ``reporting``.
+
+    The pipeline looks it up instead of taking it as an argument, so that check(root) and
+    rate(site) keep the signatures that callers and tests rely on.
+    """
+    found = _CURRENT.get()
+    return found if found is not None else Progress()
+
+
+@contextmanager
+def reporting(progress: Progress) -> Iterator[Progress]:
+    """Inside the block, build() and check() report their stages to ``progress``."""
+    token = _CURRENT.set(progress)
+    try:
+        yield progress
+    finally:
+        progress.close()
+        _CURRENT.reset(token)
 
 
 class _Counting:
