@@ -302,7 +302,7 @@ def _salvage_system(path: Path) -> str | None:
         if re.match(r"[ \t]*system[ \t]*=", line):
             try:
                 value = tomllib.loads(line).get("system")
-            except tomllib.TOMLDecodeError:
+            except (tomllib.TOMLDecodeError, RecursionError):     # `system = [[[[...` 1,000 deep
                 return None
             return value if isinstance(value, str) else None
     return None

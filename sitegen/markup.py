@@ -343,6 +343,27 @@ class _SitegenExtension(Extension):
             md.inlinePatterns.deregister("html")
 
 
+# Python-Markdown takes time quadratic in nested brackets ("[[[[...") and recurses once per
+# level of quotes and lists; no page needs more than a few levels.
+MAX_MARKDOWN_NESTING = 32
+_DEEP_LINE = re.compile(r"^(?:[ \t]*(?:[-*+>]|\d{1,9}[.)])(?=[ \t>]|$)[ \t]*){%d}" % (MAX_MARKDOWN_NESTING + 1), re.M)
+_DEEP_INDENT = re.compile(r"^[ \t]{%d}" % (4 * MAX_MARKDOWN_NESTING + 4), re.M)
+
+
+def too_deep(text: str) -> str | None:
+    """Why markdown is nested past MAX_MARKDOWN_NESTING, or None."""
+    depth = deepest = 0
+    for c in re.findall(r"[\[\]]", text):
+        depth = depth + 1 if c == "[" else max(0, depth - 1)
+        deepest = max(deepest, depth)
+    if deepest > MAX_MARKDOWN_NESTING:
+        return (f"has brackets [ ] nested more than {MAX_MARKDOWN_NESTING} deep; close them, or write a "
+                "bracket as \\[")
+    if _DEEP_LINE.search(text) or _DEEP_INDENT.search(text):
+        return f"has quotes or lists nested more than {MAX_MARKDOWN_NESTING} levels deep; flatten it"
+    return None
+
+
 def render_markdown(
     text: str,
     *,
@@ -361,6 +382,9 @@ def render_markdown(
         extensions=["tables", "fenced_code", "toc", ext],
         output_format="html",
     )
+    deep = too_deep(text)
+    if deep:
+        raise MarkupError(deep)
     try:
         body = md.convert(text)
     except RecursionError:

@@ -389,3 +389,21 @@ def test_serve_refuses_a_port_out_of_range_as_a_bad_command_line(capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["serve", "--port", "99999"])
     assert info.value.code == 2 and "not a port" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("description, says", [
+    ("[" * 5000, "brackets [ ] nested more than 32 deep"),       # quadratic in Python-Markdown
+    ("- " * 1000 + "x", "nested more than 32 levels deep"),       # one list inside another, a RecursionError
+    (">" * 2000, "nested more than 32 levels deep"),
+])
+def test_a_description_nested_too_deep_is_a_problem(tmp_path, description, says):
+    root = write_files(tmp_path / "d", {"matches/x/league.toml": f'name = "X"\nsystem = "elo"\n'
+                                                                 f'description = "{description}"\n'})
+    found = problems_of(root)
+    assert [p.field for p in found] == ["description"] and says in found[0].message
+
+
+def test_a_league_toml_nested_too_deep_on_its_system_line(tmp_path):
+    root = write_files(tmp_path / "s", {"matches/x/league.toml": "system = " + "[" * 1000 + "]" * 1000 + "\n"})
+    result = run_cli("check", "--root", str(root))
+    assert result.returncode == 1 and "nested more than 32 levels deep" in result.stderr
