@@ -60,6 +60,35 @@ def link_problem(root: Path, path: Path, problems: Problems) -> bool:
     return True
 
 
+def _listing(root: Path, folder: Path, problems: Problems) -> Iterator[tuple[Path, int]]:
+    """(path, mode) of each folder and regular file directly in ``folder``, sorted, hidden ones
+    left out; links leading outside the root, special files and what cannot be read are reported."""
+    try:
+        listing = sorted(os.scandir(folder), key=lambda e: e.name)
+    except PermissionError:
+        problems.add(rel(root, folder) if folder != root else ".",
+                     "cannot be read (permission denied): give the user running sitegen read access, "
+                     "or move it out of the site")
+        return
+    except OSError as exc:
+        problems.add(rel(root, folder), f"cannot be read: {exc.strerror or exc}")
+        return
+    for entry in listing:
+        path = Path(entry.path)
+        if entry.name.startswith(".") or link_problem(root, path, problems):
+            continue
+        try:
+            mode = os.stat(path).st_mode        # through a link inside the root
+        except OSError as exc:
+            problems.add(rel(root, path), f"cannot be read: {exc.strerror or exc}")
+            continue
+        if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+            yield path, mode
+        else:
+            problems.add(rel(root, path), f"is {_kind(mode) or 'not a regular file'}, not a file: "
+                                          "sitegen reads only regular files; remove it")
+
+
 def walk(root: Path, folder: Path, problems: Problems, *, suffix: str) -> Iterator[Path]:
     """Every regular file under ``folder`` (sorted, at any depth, hidden ones left out), safely.
 
@@ -79,37 +108,14 @@ def _walk(root: Path, folder: Path, problems: Problems, suffix: str, seen: set[P
     if real in seen:
         return
     seen.add(real)
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except PermissionError:
-        problems.add(rel(root, folder) if folder != root else ".",
-                     "cannot be read (permission denied): give the user running sitegen read access, "
-                     "or move it out of the site")
-        return
-    except OSError as exc:
-        problems.add(rel(root, folder), f"cannot be read: {exc.strerror or exc}")
-        return
-    for entry in entries:
-        path = Path(entry.path)
-        if entry.name.startswith("."):
-            continue
-        if link_problem(root, path, problems):
-            continue
-        try:
-            mode = os.stat(path).st_mode        # through a link inside the root
-        except OSError as exc:
-            problems.add(rel(root, path), f"cannot be read: {exc.strerror or exc}")
-            continue
-        if stat.S_ISDIR(mode):
-            if entry.name.endswith(suffix):
-                problems.add(rel(root, path), f"is a folder, but its name ends in {suffix}: "
-                                              f"files named *{suffix} are read as input; rename the folder")
-            yield from _walk(root, path, problems, suffix, seen)
-        elif stat.S_ISREG(mode):
+    for path, mode in _listing(root, folder, problems):
+        if stat.S_ISREG(mode):
             yield path
-        else:
-            problems.add(rel(root, path), f"is {_kind(mode) or 'not a regular file'}, not a file: "
-                                          "sitegen reads only regular files; remove it")
+            continue
+        if path.name.endswith(suffix):
+            problems.add(rel(root, path), f"is a folder, but its name ends in {suffix}: "
+                                          f"files named *{suffix} are read as input; rename the folder")
+        yield from _walk(root, path, problems, suffix, seen)
 
 
 def entries(root: Path, folder: Path, problems: Problems) -> tuple[list[Path], list[Path]]:
@@ -117,31 +123,5 @@ def entries(root: Path, folder: Path, problems: Problems) -> tuple[list[Path], l
 
     Links outside the root and special files are reported, as in :func:`walk`.
     """
-    folders: list[Path] = []
-    files: list[Path] = []
-    try:
-        listing = sorted(os.scandir(folder), key=lambda e: e.name)
-    except PermissionError:
-        problems.add(rel(root, folder), "cannot be read (permission denied): give the user running sitegen "
-                                        "read access, or move it out of the site")
-        return folders, files
-    except OSError as exc:
-        problems.add(rel(root, folder), f"cannot be read: {exc.strerror or exc}")
-        return folders, files
-    for entry in listing:
-        path = Path(entry.path)
-        if entry.name.startswith(".") or link_problem(root, path, problems):
-            continue
-        try:
-            mode = os.stat(path).st_mode
-        except OSError as exc:
-            problems.add(rel(root, path), f"cannot be read: {exc.strerror or exc}")
-            continue
-        if stat.S_ISDIR(mode):
-            folders.append(path)
-        elif stat.S_ISREG(mode):
-            files.append(path)
-        else:
-            problems.add(rel(root, path), f"is {_kind(mode) or 'not a regular file'}, not a file: "
-                                          "sitegen reads only regular files; remove it")
-    return folders, files
+    listed = list(_listing(root, folder, problems))
+    return ([p for p, mode in listed if stat.S_ISDIR(mode)], [p for p, mode in listed if stat.S_ISREG(mode)])
