@@ -222,7 +222,16 @@ def _pagefind_service():
     return Service
 
 
+def _quiet_about_stops(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """The loop's exception handler: a stop signal (Ctrl-C, SIGTERM in `sitegen serve`) that lands
+    inside a task is already on its way out of the build; asyncio would log it again, with a
+    traceback, when the task is collected."""
+    if not isinstance(context.get("exception"), KeyboardInterrupt):
+        loop.default_exception_handler(context)
+
+
 async def _index(recs: list[Record]) -> dict[str, bytes]:
+    asyncio.get_running_loop().set_exception_handler(_quiet_about_stops)
     service = await _pagefind_service()().launch()
     pending: deque[asyncio.Task] = deque()
     try:
