@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import math
 import re
@@ -409,6 +410,13 @@ def unknown_key(key: str, allowed: Sequence[str], *, kind: str = "players", syst
     message names the league's system and its spec page. ``hint`` is the caller's own
     explanation ("...; "), used when no key is close.
     """
+    return _unknown_key(key, tuple(allowed), kind, system, hint)
+
+
+@functools.lru_cache(maxsize=1024)
+def _unknown_key(key: str, allowed: tuple[str, ...], kind: str, system: str | None, hint: str) -> str:
+    # Cached: a converted history repeats one wrong key in every match, and the close-match
+    # search costs more than locating the problem's line.
     hint = did_you_mean(key, allowed) or hint
     if system is None:
         return f"unknown key; {hint}allowed keys: {', '.join(allowed)}"
