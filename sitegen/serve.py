@@ -31,6 +31,7 @@ from .config import base_url_problem
 from .escape import visible
 from .provenance import repo_url_problem
 from .problems import InvalidInput
+from .search import write_search_index
 from .write import Output, check_output_folder, is_sitegen_site
 
 DEBUG_VARIABLE = "SITEGEN_DEBUG"
@@ -42,6 +43,11 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 # Left to finish when a stop signal comes: swapping the new site in and removing a staging
 # folder. Stopped halfway, either would leave a ._site.new-* or ._site.old-* folder behind.
 _UNINTERRUPTED = (Output.commit.__code__, Output.discard.__code__)
+# Put off a moment at a time: the search index runs Pagefind under asyncio, and a stop raised
+# inside its event loop leaves tasks and a child's pipes to be reported (with tracebacks) when
+# they are collected. The signal is sent again every RETRY seconds until the index is done.
+_DEFERRED = (write_search_index.__code__,)
+RETRY = 0.05
 
 
 class Stop(KeyboardInterrupt):
@@ -64,6 +70,11 @@ class _Signals:
         while frame is not None:
             if frame.f_code in _UNINTERRUPTED:
                 self.pending = self.pending or signum
+                return
+            if frame.f_code in _DEFERRED:
+                retry = threading.Timer(RETRY, signal.pthread_kill, (threading.main_thread().ident, signum))
+                retry.daemon = True
+                retry.start()
                 return
             frame = frame.f_back
         raise Stop(signum)
