@@ -31,6 +31,7 @@ from .config import base_url_problem
 from .escape import visible
 from .provenance import repo_url_problem
 from .problems import InvalidInput
+from . import progress
 from .search import write_search_index
 from .write import Output, check_output_folder, is_sitegen_site
 
@@ -72,6 +73,8 @@ class _Signals:
                 self.pending = self.pending or signum
                 return
             if frame.f_code in _DEFERRED:
+                # Held: the build stops at the latest just before its swap (_Stoppable.moving).
+                self.pending = self.pending or signum
                 retry = threading.Timer(RETRY, signal.pthread_kill, (threading.main_thread().ident, signum))
                 retry.daemon = True
                 retry.start()
@@ -149,11 +152,20 @@ def _describe(exc: BaseException) -> str:
     return detail if len(detail) <= 300 else detail[:299] + "…"
 
 
+class _Stoppable(progress.Progress):
+    """No stage lines; a stop held through the search index ends the build before its swap."""
+
+    def moving(self, files: int, out: Path) -> None:
+        _signals.check()
+        super().moving(files, out)
+
+
 def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | None = None,
             preview: _Preview | None = None) -> bool:
     """Build once; any failure is printed and the preview goes on (only a stop signal ends it)."""
     try:
-        build(root, out, base_url=base_url, repo_url=repo_url)
+        with progress.reporting(_Stoppable()):
+            build(root, out, base_url=base_url, repo_url=repo_url)
     except InvalidInput as exc:
         _signals.check()
         _failed([str(problem) for problem in exc.problems], preview)
