@@ -334,17 +334,7 @@ def test_another_exchange_error_is_not_hidden(tmp_path, monkeypatch):
 
 # --- debris of killed builds ----------------------------------------------------------------
 
-def big_site(root: Path, matches: int = 300, players: int = 40) -> Path:
-    """A lunaro league that takes a few seconds to build."""
-    tables = []
-    for i in range(matches):
-        a, b = i % players, (i * 7 + 3) % players
-        b = (b + 1) % players if a == b else b
-        tables.append(f'[[match]]\nplayed = 2024-01-01T00:{i // 60:02d}:{i % 60:02d}Z\n'
-                      f'players = [{{ name = "player {a}", goals = 20, ping = 10 }}, '
-                      f'{{ name = "player {b}", goals = {i % 20}, ping = 20 }}]\n')
-    return write_files(root, {"matches/duel/league.toml": league_toml("lunaro", name="Duel"),
-                              "matches/duel/2024.toml": "\n".join(tables)})
+from test_serve import big_site   # noqa: E402 - the same slow-to-build league as the serve tests
 
 
 def kill_while_staging(root: Path, out: Path) -> None:
