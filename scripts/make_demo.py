@@ -1424,10 +1424,12 @@ ARENA_DESCRIPTION = """\
 for All to 25. Each game is rated on its own from the player's stats, as in the Arena of
 the game's beta:
 
-raw = kills + assists - (deaths / 3 + betrayals), and the game rating is
-penalty x (1000 + 2000 / pi x atan(raw x players per team / score to win)), where the
-penalty is 1 for the winners and 0.96 for everyone else. A player's rating is the mean of
-all their game ratings: it measures how well they play, not whom they beat.
+$$\\text{raw} = \\text{kills} + \\text{assists} - \\left(\\frac{\\text{deaths}}{3} + \\text{betrayals}\\right)$$
+
+$$\\text{game rating} = \\text{penalty} \\times \\left(1000 + \\frac{2000}{\\pi} \\arctan\\left(\\text{raw} \\times \\frac{\\text{players per team}}{\\text{score to win}}\\right)\\right)$$
+
+where the penalty is 1 for the winners and 0.96 for everyone else. A player's rating is the
+mean of all their game ratings: it measures how well they play, not whom they beat.
 """
 
 

@@ -42,6 +42,7 @@ class Movement:
 @dataclass(frozen=True, slots=True)
 class Row:
     player: PlayerView
+    rank: int                # among the players of its table: active ones, or everyone for the inactive
     games: int
     provisional: bool
     active: bool
@@ -98,6 +99,7 @@ class Board:
     distribution_of: str                  # "active players" or "all players"
     most_active: tuple[Activity, ...]     # empty when everyone played as often (see same_games)
     same_games: int | None                # every player of the window played this many matches
+    most_games: tuple[Activity, ...]      # all-time: what "most active" shows when the window ranks nothing
     window_players: int
     gainers: tuple[Mover, ...]
     losers: tuple[Mover, ...]
@@ -161,12 +163,21 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     active_since = None if last is None else last - timedelta(days=settings.inactive_days)
     provisional, rule = _provisional(lv, settings)
     has_interval = "rd" in lv.standing_terms
+    is_active = {p.name: active_since is not None and p.last_played is not None
+                 and p.last_played >= active_since for p in lv.leaderboard}
+    # The board ranks the active players among themselves (1, 2, 3, ... with ties shared), as
+    # the list a reader sees; the inactive keep their rank among everyone, as in standings.csv.
+    # Movement compares like with like: today's active players, ranked among themselves then.
+    active_rank = _ranks({p.name: p.rating for p in lv.leaderboard if is_active[p.name]})
+    active_start = _ranks({n: r for n, r in start_rating.items() if is_active.get(n)})
     rows = []
     for p in lv.leaderboard:
+        active = is_active[p.name]
         rows.append(Row(
-            player=p, games=len(p.games), provisional=provisional(p),
-            active=active_since is not None and p.last_played is not None and p.last_played >= active_since,
-            movement=_movement(start_rank.get(p.name), p.rank, since),
+            player=p, rank=active_rank[p.name] if active else p.rank, games=len(p.games),
+            provisional=provisional(p), active=active,
+            movement=_movement(active_start.get(p.name), active_rank[p.name], since) if active
+            else _movement(start_rank.get(p.name), p.rank, since),
             spread=2 * p.extra["rd"] if has_interval else None,
         ))
     active = tuple(r for r in rows if r.active)
@@ -193,6 +204,8 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
         distribution_of="active players" if active else "all players",
         most_active=() if same else tuple(Activity(lv.players[name], n) for name, n in busiest),
         same_games=same, window_players=len(played),
+        most_games=tuple(Activity(p, len(p.games)) for p in
+                         sorted(lv.leaderboard, key=lambda p: (-len(p.games), p.name))[:MOST_ACTIVE]),
         gainers=tuple(gainers[:MOVERS]), losers=tuple(losers[:MOVERS]),
     )
 

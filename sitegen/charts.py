@@ -14,13 +14,24 @@ from typing import Any
 import altair as alt
 
 HISTORY = "history"
+# Labels and titles at 12 px (Vega's default is 10 and 11): readable on a phone.
+FONT = {"labelFontSize": 12, "titleFontSize": 12}
+LEGEND_FONT = {"labelFontSize": 12, "titleFontSize": 12}
+# The first tick of a date axis says its year: Vega's own labels name the year only where
+# one begins ("April, July, October, 2026"), so a chart of one season would never say which.
+FIRST_WITH_YEAR = ("datum.index === 0 && indexof(datum.label, utcFormat(datum.value, '%Y')) < 0"
+                   " ? datum.label + ' ' + utcFormat(datum.value, '%Y') : datum.label")
+
+
+def _configured(chart) -> dict[str, Any]:
+    return chart.configure_axis(**FONT).configure_legend(**LEGEND_FONT).to_dict()
 
 
 @functools.cache
 def _history_spec() -> dict[str, Any]:
     data = alt.Data(name=HISTORY)
     # Times in UTC, as everywhere else on the site; Vega would otherwise show the viewer's local time.
-    by_date = alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6),
+    by_date = alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6, labelExpr=FIRST_WITH_YEAR),
                     scale=alt.Scale(type="utc"))
     by_game = alt.X("game:Q", title="Game", axis=alt.Axis(format="d", tickMinStep=1, labelOverlap=True),
                     scale=alt.Scale(zero=False, nice=False))
@@ -40,7 +51,7 @@ def _history_spec() -> dict[str, Any]:
         x=by_date, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
     # The page's CSS gives the chart its height, so drawing it moves nothing (no layout shift).
     ).properties(width="container", height="container")
-    spec = chart.to_dict()
+    spec = _configured(chart)
     spec.pop("datasets", None)
     # Read by site.js: the page's axis switch puts one of these in encoding.x, and its
     # range buttons keep the rows of the dataset from a game number on.
@@ -69,8 +80,8 @@ def curve_chart(curve) -> dict[str, Any]:
         tooltip=[alt.Tooltip("series:N", title=curve.series_title or "Curve"),
                  alt.Tooltip("x:Q", title=curve.x_title, format=curve.x_format),
                  alt.Tooltip("y:Q", title=curve.y_title, format=curve.y_format)],
-    ).properties(width="container", height=280)
-    return chart.to_dict()
+    ).properties(width="container", height="container")
+    return _configured(chart)
 
 
 DISTRIBUTION = "distribution"
@@ -85,7 +96,7 @@ def _distribution_spec() -> dict[str, Any]:
         y=alt.Y("players:Q", title="Players", axis=alt.Axis(tickMinStep=1)),
         tooltip=[alt.Tooltip("range:N", title="Rating"), alt.Tooltip("players:Q", title="Players")],
     ).properties(width="container", height="container")
-    spec = chart.to_dict()
+    spec = _configured(chart)
     spec.pop("datasets", None)
     return spec
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from . import preview
 from .charts import curve_chart
 from .config import LeagueConfig
 from .curves import CURVES, Curve
@@ -92,8 +93,10 @@ def chart_figure(curve: Curve) -> str:
         f'<tr><th scope="row">{_num(x, curve.x_format)}</th>'
         + "".join(f"<td>{_num(by[(s, x)], curve.y_format)}</td>" for s in curve.series) + "</tr>"
         for x in shown)
-    return (f'<figure class="chart"><div class="vega" data-spec="curve-spec" role="img" '
-            f'aria-label="{escape(curve.caption)}"></div>'
+    series = [[(r["x"], r["y"]) for r in curve.rows if r["series"] == name] for name in curve.series]
+    still = preview.curves(series, _num(xs[0], curve.x_format), _num(xs[-1], curve.x_format))
+    return (f'<figure class="chart curve"><div class="vega" data-spec="curve-spec" role="img" '
+            f'aria-label="{escape(curve.caption)}">{still}</div>'
             f'<figcaption class="meta">{escape(curve.caption)}</figcaption></figure>'
             f'<script type="application/json" id="curve-spec">{spec}</script>'
             f'<details class="curve-values"><summary>Values of the chart</summary>'

@@ -45,6 +45,7 @@ class MatchLine:
     formula: str = ""                 # how the change follows from the terms
     team: int | None = None           # 1-based team number in team games
     period: str | None = None         # the rating period, when it spans several matches
+    score: str = ""                   # the result in a few characters: "3–1", "2nd of 20"
 
 
 @dataclass(slots=True)
@@ -64,6 +65,7 @@ class MatchView:
     event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
     groups: list[Group] = field(default_factory=list)
     facts: list[tuple[str, str]] = field(default_factory=list)   # match-level keys to show
+    title: str = ""                       # for people: "Ana 3–1 Bo", "Verstappen wins Monaco Grand Prix 2023"
 
     @property
     def id(self) -> str:
@@ -241,11 +243,13 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             lines.append(MatchLine(
                 link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
-                team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None))
+                team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
+                score=system.result(m, i)))
         view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
                          _groups(lines),
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
-                          if m.extra.get(key) is not None])
+                          if m.extra.get(key) is not None],
+                         system.headline(m))
         views.append(view)
         for i, line in enumerate(lines):
             p = players[line.player.text]

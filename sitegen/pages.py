@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+from markupsafe import Markup
 
 from .career import LeagueCareers
 from .board import build_board
+from . import preview
 from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
@@ -186,7 +188,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         board = build_board(lv, settings.board_for(lv.config.slug))
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
              spec=specs.get(lv.config.system_name), board=board,
-             distribution=distribution_chart(board.distribution))
+             distribution=distribution_chart(board.distribution),
+             distribution_preview=Markup(preview.distribution(board.distribution)))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one folder per match; its own address leads to the list.
@@ -207,7 +210,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           pages=urls, opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
             page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
-                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD])
+                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
+                 chart_preview=Markup(preview.history(
+                     [(g.match.match.played, g.line.after) for g in pv.games if g.rated])))
             for n, rows in enumerate(chunks[1:], start=2):
                 page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
             if len(chunks) > 1:

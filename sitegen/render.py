@@ -40,6 +40,17 @@ def delta_badge(value: float | None, decimals: int = 0) -> Markup:
     return Markup(f'<span class="delta {kind}">{escape(fmt_delta(value, decimals))}</span>')
 
 
+RESULT_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
+
+
+def result_badge(outcome: str | None) -> Markup:
+    """W, D or L as a coloured letter, the word said to screen readers; nothing without an outcome."""
+    if outcome not in RESULT_LETTERS:
+        return Markup("")
+    return Markup(f'<span class="wdl {outcome}" title="{outcome}"><span aria-hidden="true">'
+                  f'{RESULT_LETTERS[outcome]}</span><span class="visually-hidden">{outcome}</span></span>')
+
+
 def fmt_number(value: float | None, decimals: int = 3) -> str:
     if value is None:
         return "\u2013"
@@ -72,7 +83,7 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, number=fmt_number,
+    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge, number=fmt_number,
                        date=fmt_date,
                        datetime=fmt_datetime, iso=iso)
     env.globals["url"] = url

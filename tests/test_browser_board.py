@@ -123,22 +123,22 @@ def test_search_by_name_and_live_count(site_url, open_page):
     _open, problems = open_page
     page = _open(site_url + "leagues/royale/")
     status = page.locator("form.board-tools [role=status]")
-    assert status.inner_text() == "6 of 6 players shown"
+    assert status.inner_text() == "6 active of 6 players"
     search = page.get_by_label("Player", exact=True)
     search.type("ZOE")                              # case and accent aside: Zoë
     assert names(page) == ["Zoë"]
-    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    sync_api.expect(status).to_have_text("1 of 6 active players shown")
     search.fill("")
     search.type("<i>")                              # the name's markup is text like any other
     assert names(page) == [EVE]
-    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    sync_api.expect(status).to_have_text("1 of 6 active players shown")
     search.fill("a")                                # Ana, Kaito, Mira
     search.dispatch_event("input")
     assert names(page) == ["Ana", "Kaito", "Mira"]
-    sync_api.expect(status).to_have_text("3 of 6 players shown")
+    sync_api.expect(status).to_have_text("3 of 6 active players shown")
     search.fill("nobody")
     assert names(page) == []
-    sync_api.expect(status).to_have_text("0 of 6 players shown")
+    sync_api.expect(status).to_have_text("0 of 6 active players shown")
     search.press("Enter")                           # the form goes nowhere
     assert page.url == site_url + "leagues/royale/"
     assert not problems, problems
@@ -150,13 +150,15 @@ def test_filters(site_url, open_page):
     status = page.locator("form.board-tools [role=status]")
     page.get_by_label("Tier", exact=True).select_option(label="Gold")
     assert names(page) == ["Ana", "Bo"]
-    sync_api.expect(status).to_have_text("2 of 6 players shown")
+    sync_api.expect(status).to_have_text("2 of 6 active players shown")
+    # Ranked among the players shown: the group's own 1 and 2, whatever their place overall.
+    assert page.locator("table.board tbody tr:visible td:first-child").all_inner_texts() == ["1", "2"]
     page.get_by_label("Region", exact=True).select_option("EU")            # Bo is the one in EU
     assert names(page) == ["Bo"]
     page.get_by_label("Tier", exact=True).select_option("")
     page.get_by_label("Region", exact=True).select_option("NA")
     assert names(page) == [EVE]
-    sync_api.expect(status).to_have_text("1 of 6 players shown")
+    sync_api.expect(status).to_have_text("1 of 6 active players shown")
     # Royale has one platform only: no platform filter there. Duel has two.
     assert page.locator("#board-platform").count() == 0
     page = _open(site_url + "leagues/duel/")

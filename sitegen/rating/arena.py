@@ -15,6 +15,7 @@ from .base import (
     is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
     COUNT_ALLOWED, count,
 )
+from .base import EN_DASH, listing
 from ..limits import MAX_COUNT, MAX_PLAYERS
 from ..problems import plural
 
@@ -206,3 +207,24 @@ class Arena(MatchSystem):
 
     def outcome(self, match: Match, index: int) -> str | None:
         return "win" if match.entries[index]["won"] else "loss"
+
+    def headline(self, match: Match) -> str:
+        teams: dict[int, list[str]] = {}
+        kills: dict[int, int] = {}
+        winner = 0
+        for p, e in zip(match.players, match.entries):
+            teams.setdefault(e["team"], []).append(p)
+            kills[e["team"]] = kills.get(e["team"], 0) + e["kills"]
+            if e["won"]:
+                winner = e["team"]
+        if all(len(t) == 1 for t in teams.values()):          # free for all
+            return f"{teams[winner][0]} wins ({len(teams)} players)"
+        losers = [t for t in teams if t != winner]
+        score = f"{kills[winner]}{EN_DASH}{max(kills[t] for t in losers)}"
+        if len(teams) == 2 and all(len(t) <= 2 for t in teams.values()):
+            return f"{listing(teams[winner])} beat {listing(teams[losers[0]])} {score}"
+        return f"{teams[winner][0]}'s team wins {score}"
+
+    def result(self, match: Match, index: int) -> str:
+        e = match.entries[index]
+        return f"{e['kills']}/{e['deaths']}/{e['assists']}"

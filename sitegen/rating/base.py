@@ -584,3 +584,54 @@ class MatchSystem:
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in entry.items() if v is not None)
+
+    # How a match reads to people: a title from its players and result, and one player's
+    # result in a few characters. Each system says it its own way; these are the plain forms.
+    def headline(self, match: Match) -> str:
+        return versus(match.players)
+
+    def result(self, match: Match, index: int) -> str:
+        """"3–1", "2nd of 20"; "" where the win, draw or loss says it all."""
+        return ""
+
+
+EN_DASH = "\u2013"
+
+
+def versus(names: Sequence[str], shown: int = 4) -> str:
+    """"A vs B vs C", at most ``shown`` names and then how many more."""
+    text = " vs ".join(names[:shown])
+    return text + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+def listing(names: Sequence[str], shown: int = 3) -> str:
+    """"A", "A and B", "A, B and C", "A, B and 5 others"."""
+    if len(names) > shown:
+        return f"{', '.join(names[:shown - 1])} and {len(names) - shown + 1} others"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+_SMALL_WORDS = frozenset("a an and at de del di du en et in la le of on the to vs von".split())
+
+
+def event_name(match: Match) -> str | None:
+    """The event a match id names, for people: "2023-06-monaco-grand-prix" played in 2023 is
+    "Monaco Grand Prix 2023". Only an id the curator wrote names anything: a default id
+    (the file's path and the match's position) and an id of numbers and codes do not.
+    """
+    parts = match.file.split("/", 2)
+    if len(parts) == 3:
+        stem = parts[2][: -len(".toml")] if parts[2].endswith(".toml") else parts[2]
+        if match.id == f"{stem.replace('/', '-')}-{match.position}":
+            return None
+    words = [w for w in re.split(r"[-_.]+", match.id) if w]
+    while words and not any(c.isalpha() for c in words[0]):
+        words.pop(0)                          # a leading date or round number
+    # Words of three letters or more make a name; "w10-eu-t1" is a code.
+    if sum(1 for w in words if w.isalpha() and len(w) >= 3) < 2:
+        return None
+    text = " ".join(w if any(c.isupper() for c in w) else w if i and w in _SMALL_WORDS
+                    else w.upper() if len(w) <= 2 and w.isalpha() else w.capitalize()
+                    for i, w in enumerate(words))
+    year = str(match.played.year)
+    return text if year in words else f"{text} {year}"

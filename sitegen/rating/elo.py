@@ -150,3 +150,7 @@ class Elo(MatchSystem):
     def outcome(self, match: Match, index: int) -> str | None:
         s = match.entries[index]["score"]
         return "win" if s == 1 else "draw" if s == 0.5 else "loss"
+
+    def headline(self, match: Match) -> str:
+        (a, b), s = match.players, match.entries[0]["score"]
+        return f"{a} and {b} draw" if s == 0.5 else f"{a} beats {b}" if s == 1 else f"{b} beats {a}"

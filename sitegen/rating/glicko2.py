@@ -21,6 +21,7 @@ from .base import (
     is_number, one_of, parse_entries, positive,
     RATING_ALLOWED, rating_value,
 )
+from .placement import ordinal
 
 SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
 MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops an epsilon
@@ -356,3 +357,19 @@ class Glicko2(MatchSystem):
         if isinstance(score, float) and score.is_integer():
             score = int(score)
         return f"score {score:,}"
+
+    def headline(self, match: Match) -> str:
+        # Scores (war score, points) in order, best first: a three-way matchup reads as its table.
+        ranked = sorted(zip(match.players, match.entries), key=lambda pe: -pe[1]["score"])
+        if len(ranked) > 4:
+            return f"{ranked[0][0]} leads {len(ranked)} players"
+        return " · ".join(f"{p} {_score_text(e['score'])}" for p, e in ranked)
+
+    def result(self, match: Match, index: int) -> str:
+        mine = match.entries[index]["score"]
+        place = 1 + sum(1 for e in match.entries if e["score"] > mine)
+        return f"{ordinal(place)} of {len(match.players)}"
+
+
+def _score_text(score: float) -> str:
+    return f"{int(score):,}" if float(score).is_integer() else f"{score:,}"

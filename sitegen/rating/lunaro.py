@@ -17,6 +17,7 @@ from .base import (
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value,
 )
+from .base import EN_DASH
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
 WINNING_GOALS = 20   # only one player can reach it: the match ends when someone does
@@ -132,3 +133,11 @@ class Lunaro(MatchSystem):
         mine = match.entries[index]["goals"]
         theirs = match.entries[1 - index]["goals"]
         return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+
+    def headline(self, match: Match) -> str:
+        (a, b), (ea, eb) = match.players, match.entries
+        return f"{a} {ea['goals']}{EN_DASH}{eb['goals']} {b}"
+
+    def result(self, match: Match, index: int) -> str:
+        mine, theirs = match.entries[index]["goals"], match.entries[1 - index]["goals"]
+        return f"{mine}{EN_DASH}{theirs}"

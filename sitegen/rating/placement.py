@@ -18,6 +18,7 @@ from .base import (
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
+from .base import event_name, listing
 
 
 def placement_terms(ratings: np.ndarray, places: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -139,3 +140,15 @@ class Placement(MatchSystem):
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         return ordinal(entry["place"])
+
+    def headline(self, match: Match) -> str:
+        places = [e["place"] for e in match.entries]
+        best = min(places)
+        winners = [p for p, place in zip(match.players, places) if place == best]
+        event = event_name(match)
+        verb = "wins" if len(winners) == 1 else "share first place in" if event else "share first place"
+        where = f" {event}" if event else "" if len(winners) > 1 else f" ({len(match.players)} players)"
+        return f"{listing(winners)} {verb}{where}"
+
+    def result(self, match: Match, index: int) -> str:
+        return f"{ordinal(match.entries[index]['place'])} of {len(match.players)}"

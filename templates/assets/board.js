@@ -95,29 +95,58 @@
     timer = setTimeout(function () { status.textContent = text; }, 250);
   }
 
+  var initial = status.textContent;
   function apply() {
     if (!rows) index();
     var query = fold(search.value.trim());
     var wanted = selects.map(function (s) { return [s.getAttribute("data-filter"), s.value]; })
                         .filter(function (f) { return f[1] !== ""; });
-    var shown = 0;
-    var shownInactive = 0;
+    var shownActive = 0, shownInactive = 0, active = 0;
+    var ranked = [];
     rows.forEach(function (r) {
-      var ok = !query || r.name.indexOf(query) !== -1;
-      for (var i = 0; ok && i < wanted.length; i++) {
-        ok = r.row.getAttribute("data-" + wanted[i][0]) === wanted[i][1];
+      var inGroup = true;
+      for (var i = 0; inGroup && i < wanted.length; i++) {
+        inGroup = r.row.getAttribute("data-" + wanted[i][0]) === wanted[i][1];
       }
+      var ok = inGroup && (!query || r.name.indexOf(query) !== -1);
       if (r.row.hidden === ok) r.row.hidden = !ok;
+      if (!r.inactive) {
+        active++;
+        if (inGroup) ranked.push(r);
+      }
       if (ok) {
-        shown++;
-        if (r.inactive) shownInactive++;
+        if (r.inactive) shownInactive++; else shownActive++;
       }
     });
-    var text = shown + " of " + rows.length + " players shown";
-    if (shownInactive && (query || wanted.length)) {
-      text += ", " + shownInactive + " of them inactive";
+    rerank(wanted.length ? ranked : null);
+    var text = initial;
+    if (query || wanted.length) {
+      text = shownActive + " of " + active + " active players shown";
+      if (shownInactive) text += ", and " + shownInactive + " inactive";
     }
     announce(text);
+  }
+
+  // A filter (platform, region, tier) ranks the active players of that group among themselves,
+  // ties shared, as the page ranks all active players; a name search keeps the ranks it finds.
+  function rerank(group) {
+    rows.forEach(function (r) {
+      if (r.inactive) return;
+      var cell = r.row.cells[0];
+      if (r.rank === undefined) r.rank = cell.textContent;
+      cell.textContent = r.rank;
+    });
+    if (!group) return;
+    var ratings = group.map(function (r) {
+      var rating = r.row.querySelector("th[scope=row]").nextElementSibling;
+      return parseFloat(rating.getAttribute("data-sort"));
+    });
+    // 1 + the number of higher ratings: the first place of that rating in descending order.
+    var first = {};
+    ratings.slice().sort(function (a, b) { return b - a; }).forEach(function (x, i) {
+      if (!(x in first)) first[x] = i;
+    });
+    group.forEach(function (r, i) { r.row.cells[0].textContent = String(first[ratings[i]] + 1); });
   }
 
   search.addEventListener("input", apply);

@@ -9,16 +9,30 @@
   var self = document.currentScript || document.querySelector("script[src$='site.js']");
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
 
+  // Vega draws into a layer over the box, so that the preview drawn at build time stays in
+  // place (and the box keeps its size) until the chart is there; then the preview goes.
   function draw(el, spec) {
     var options = { actions: false, renderer: "svg" };
     if (dark) options.theme = "dark";
     if (el._view) el._view.finalize();
-    return window.vegaEmbed(el, spec, options).then(function (result) {
+    if (!el._live) {
+      el._live = document.createElement("div");
+      el._live.className = "vega-live";
+      el.appendChild(el._live);
+    }
+    return window.vegaEmbed(el._live, spec, options).then(function (result) {
       el._view = result;
       el.classList.add("drawn");
+      var still = el.querySelector("svg.preview");
+      if (still) still.remove();
       if (dark) result.view.background("transparent").run();
     }).catch(function (err) {
-      el.textContent = "The chart could not be drawn: " + err.message;
+      el._live.remove();
+      el._live = null;
+      var note = document.createElement("p");
+      note.className = "chart-error";
+      note.textContent = "The interactive chart could not be drawn: " + err.message;
+      el.appendChild(note);
     });
   }
 
@@ -65,9 +79,8 @@
     });
   }
 
-  function fail() {
-    charts.forEach(function (el) { el.textContent = "The chart could not be loaded."; });
-  }
+  // Without the bundle the previews stay: the box is never empty.
+  function fail() {}
 
   function load() {
     // A page may still carry the bundle itself; then it has run before this script.
