@@ -231,12 +231,22 @@ def test_leaderboard_has_one_row_per_player(sites, tab, site_name):
         assert response.status == 200
         rows = t.page.locator("table.board tbody tr")
         assert rows.count() == len(standings), f"{league}: {rows.count()} rows for {len(standings)} players"
-        # Active players first, inactive ones in a table below: each with the rank of standings.csv.
-        names = rows.locator("th[scope=row] a").all_text_contents()   # inactive ones sit in a closed <details>
-        ranks = [r.strip() for r in rows.locator("td:first-child").all_text_contents()]
+        # Active players first, ranked among themselves (1, 2, 3, ... ties shared) with the rank of
+        # standings.csv beside (All-time); inactive ones below with the rank of standings.csv.
+        active = t.page.locator("table.board[aria-labelledby=board-h] tbody tr")
+        inactive = t.page.locator("table.board[aria-labelledby=inactive-h] tbody tr")
+        names = (active.locator("th[scope=row] a").all_text_contents()     # inactive ones sit in a closed <details>
+                 + inactive.locator("th[scope=row] a").all_text_contents())
+        ranks = ([r.strip() for r in active.locator("td:nth-of-type(4)").all_text_contents()]
+                 + [r.strip() for r in inactive.locator("td:first-child").all_text_contents()])
         shown = sorted(zip(names, ranks))
         assert shown == sorted((r["player"], r["rank"]) for r in standings), \
-            f"{league}: the leaderboard's players and ranks are not those of standings.csv"
+            f"{league}: the leaderboard's players and all-time ranks are not those of standings.csv"
+        by_name = {r["player"]: float(r["rating"]) for r in standings}
+        board = [int(r) for r in active.locator("td:first-child").all_text_contents()]
+        ratings = [by_name[n] for n in active.locator("th[scope=row] a").all_text_contents()]
+        assert board == [1 + sum(1 for x in ratings if x > r) for r in ratings], \
+            f"{league}: the board's ranks are not 1 + the active players rated higher"
         players = [p for p in (site.folder / "leagues" / league / "players").iterdir() if p.is_dir()]
         assert len(players) == len(standings), f"{league}: {len(players)} player pages"
     assert not t.problems, t.problems
