@@ -370,7 +370,9 @@ def _initial(src: TomlFile, system: System, roster: Roster,
         name = roster.resolve(normalize_name(key))
         if name in keys:
             first = keys[name]
-            via = f" ({key!r} is an alias of {name!r})" if normalize_name(key) != name else ""
+            aliases = [k for k in (first, key) if normalize_name(k) != name]
+            via = f" ({' and '.join(repr(a) for a in aliases)} {'is an alias' if len(aliases) == 1 else 'are aliases'} " \
+                  f"of {name!r} in matches/players.toml)" if aliases else ""
             report((), f"{name!r} is already given a starting rating as {first!r}{via}; give each player "
                        "one starting rating")
             continue
