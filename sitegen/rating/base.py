@@ -429,11 +429,13 @@ def unknown_key(key: str, allowed: Sequence[str], *, kind: str = "players", syst
 def _unknown_key(key: str, allowed: tuple[str, ...], kind: str, system: str | None, hint: str) -> str:
     # Cached: a converted history repeats one wrong key in every match, and the close-match
     # search costs more than locating the problem's line.
-    hint = did_you_mean(key, allowed) or hint
     if system is None:
+        hint = did_you_mean(key, allowed) or hint
         return f"unknown key; {hint}allowed keys: {', '.join(allowed)}"
-    if not hint and kind in ("players", "matches"):
-        hint = elsewhere(key, kind, system)
+    # Another system's exact key (a match pasted into the wrong league) says more than a
+    # close spelling: lunaro's `ping` is not a misspelt elo `points`.
+    owned = elsewhere(key, kind, system) if kind in ("players", "matches") else ""
+    hint = owned or did_you_mean(key, allowed) or hint
     return f"unknown key; {hint}{kind} of this {system} league have: {', '.join(allowed)} — {spec_page(system)}"
 
 
