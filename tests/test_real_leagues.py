@@ -491,3 +491,14 @@ def test_new_match_offers_the_elo_keys_and_points_where_the_margin_rule_needs_th
     plain = site_of(make_site, "elo", match("2024-01-01", two("A", 1, "B", 0)))
     result = run_cli("new-match", "lg", "--root", str(plain), "--played", "2024-02-01")
     assert "points = " not in result.stdout and "#   points (optional): a number" in result.stdout
+
+
+def test_diff_names_a_changed_starting_rating(make_site):
+    from sitegen.build import check
+    from sitegen.diff import _settings
+
+    text = match("2024-01-01", two("A", 1, "B", 0))
+    before = check(site_of(make_site, "elo", text, initial="A = 1600\n")).leagues[0].config
+    after = check(site_of(make_site, "elo", text, initial="A = 1650\nB = 1400\n")).leagues[0].config
+    assert _settings(before, after) == ("initial.A", "initial.B")
+    assert _settings(before, before) == ()
