@@ -502,3 +502,47 @@ def test_diff_names_a_changed_starting_rating(make_site):
     after = check(site_of(make_site, "elo", text, initial="A = 1650\nB = 1400\n")).leagues[0].config
     assert _settings(before, after) == ("initial.A", "initial.B")
     assert _settings(before, before) == ()
+
+
+# --- no value of [initial] ends in a traceback ------------------------------------------------------
+
+TOML_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=8) | st.dates(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["lunaro", "elo", "placement", "glicko2", "arena"]),
+       st.dictionaries(st.text(max_size=70), TOML_VALUES, max_size=4) | TOML_VALUES)
+def test_any_initial_table_is_checked_without_a_traceback(system, table):
+    from pathlib import Path
+
+    from sitegen.config import Roster, _initial
+    from sitegen.load import TomlFile
+    from sitegen.problems import Problems
+    from sitegen.rating import SYSTEMS
+
+    src = TomlFile(Path("league.toml"), "matches/lg/league.toml", "", {"initial": table})
+    problems = Problems()
+    starts, keys = _initial(src, SYSTEMS[system](), Roster(), problems)
+    assert set(starts) <= set(keys)
+    for p in problems:
+        assert p.field.startswith("initial") and p.message
+    if system == "arena" or not isinstance(table, dict):
+        assert not starts and len(problems) == (0 if table is None else 1)
+
+
+def test_match_page_formula_shows_weight_margin_and_reversion():
+    from sitegen.model import formula
+
+    terms = {"k": 20.0, "score": 1.0, "expected": 0.5359, "weight": 2.0, "margin_multiplier": 2.371,
+             "reverted_from": None}
+    change = 20 * 2 * 2.371 * (1 - 0.5359)
+    assert formula(terms, 1520, 1520 + change, False) == "20 × 2 × 2.371 × (1 − 0.536) = +44.02"
+    plain = {**terms, "weight": 1.0, "margin_multiplier": 1.0}
+    assert formula(plain, 1520, 1520 + 20 * (1 - 0.5359), False) == "20 × (1 − 0.536) = +9.28"
+    reverted = {**plain, "reverted_from": 1650.0}
+    assert formula(reverted, 1601.67, 1601.67 + 20 * (1 - 0.5359), False) == \
+        "season reversion 1650.0 → 1601.7, then 20 × (1 − 0.536) = +9.28"
