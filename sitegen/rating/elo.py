@@ -114,16 +114,15 @@ class Elo(MatchSystem):
         Param("master_rating", 2400, rating_value, RATING_ALLOWED, "Seed: the 2400 threshold for K = 10."),
         Param("home_advantage", 0, rating_value, RATING_ALLOWED,
               "Section 8: rating points added to the home player's for the expected score; 0 changes "
-              "nothing (FiveThirtyEight's NFL model uses 48, its NBA model 100)."),
+              "nothing (FiveThirtyEight's NBA ratings used 100)."),
         Param("margin", "none", one_of(*MARGINS), '"none", "538-nfl" or "538-nba"',
               "Section 8: FiveThirtyEight's margin-of-victory multiplier from the players' points; "
               "\"none\" keeps M = 1."),
         Param("season_reversion", 0, lambda v: is_number(v) and 0 <= v <= 1, "a number from 0 to 1",
               "Section 8: the share w of the way back to reversion_mean a rating goes at a new season; "
-              "0 changes nothing (FiveThirtyEight reverts a third, 1/3, for the NFL)."),
+              "0 changes nothing (FiveThirtyEight's NFL ratings went back a third of the way)."),
         Param("reversion_mean", 1505, rating_value, RATING_ALLOWED,
-              "Section 8: the rating seasons revert towards (FiveThirtyEight's 1505: a league's mean "
-              "drifts a little above 1500)."),
+              "Section 8: the rating seasons revert towards (FiveThirtyEight's value)."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),
