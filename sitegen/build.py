@@ -43,7 +43,7 @@ def check(root: Path) -> Site:
     roster = cfg.roster(source.players, problems)
     leagues = []
     for league_source in source.leagues:
-        config = cfg.league_config(league_source, problems)
+        config = cfg.league_config(league_source, problems, roster)
         if config is None:
             continue
         leagues.append(league_matches(league_source, config, roster, problems))
@@ -69,8 +69,9 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
             problems.add(match.file if match else config.file, line=match.line if match else None,
                          match=exc.event if match else None,
                          message=f"league {config.slug!r}: {exc.what} leaves the finite numbers in {where}: "
-                                 f"on these results the {config.system_name} math itself runs away (Glicko-2's "
-                                 "volatility can grow without bound); lower tau, or rate by a longer period")
+                                 f"on these results the {config.system_name} math itself runs away "
+                                 + (exc.advice or "(Glicko-2's volatility can grow without bound); lower "
+                                                  "tau, or rate by a longer period"))
     if problems:
         raise InvalidInput(list(problems))
     return tuple(rated)

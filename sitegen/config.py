@@ -7,6 +7,7 @@ silently to a default (CONTRACT section 2).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -19,7 +20,9 @@ from .provenance import normalize_repo_url, repo_url_problem
 from .urls import is_http_url
 from . import limits
 from .rating import SYSTEMS, System
-from .rating.base import MAX_NAME, check_name, did_you_mean, is_number, normalize_name, type_name, value_text
+from .rating.base import (
+    MAX_NAME, check_name, did_you_mean, is_number, normalize_name, toml_text, type_name, value_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,9 @@ class LeagueConfig:
     description_html: str = ""
     tiers: tuple[Tier, ...] = ()
     file: str = ""
+    # [initial]: each canonical name given a starting rating -> the key league.toml writes
+    # (the name or an alias), to report a name that plays no match of the league.
+    initial_keys: dict[str, str] = field(default_factory=dict)
 
     def tier_of(self, rating: float | None) -> Tier | None:
         """The last tier whose lower bound the rating reaches (CONTRACT section 2)."""
@@ -231,14 +237,15 @@ def _check_applies(source: SiteSource, league: LeagueSource, own: dict[str, Any]
                      field=f"{where}.provisional_games")
 
 
-LEAGUE_KEYS = ("name", "system", "description", "params", "tiers")
+LEAGUE_KEYS = ("name", "system", "description", "params", "tiers", "initial")
 
 
-def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | None:
+def league_config(league: LeagueSource, problems: Problems, roster: Roster | None = None) -> LeagueConfig | None:
     """Validate one league.toml; returns None (with problems recorded) if its system is unknown.
 
     A league.toml with other problems still gives a config (bad values replaced by
     defaults) so that its match files are checked too; the problems stop the build.
+    ``roster`` resolves the aliases [initial] may use (none: names as written).
     """
     src = league.config
     if src is None:
@@ -306,12 +313,74 @@ def league_config(league: LeagueSource, problems: Problems) -> LeagueConfig | No
     # that every problem is reported in one run (CONTRACT section 6).
     if len(problems) > count and not (isinstance(name, str) and name.strip()):
         name = league.slug
+    system = cls(**params)
+    starts, initial_keys = _initial(src, system, roster or Roster(), problems)
+    if starts:
+        system = cls(**params, starts=starts)
     return LeagueConfig(
-        slug=league.slug, name=name.strip(), system_name=system_name, system=cls(**params),
+        slug=league.slug, name=name.strip(), system_name=system_name, system=system,
         params=params, explicit=frozenset(raw_params), description=description,
         description_html=description_html,
-        tiers=tiers, file=src.rel,
+        tiers=tiers, file=src.rel, initial_keys=initial_keys,
     )
+
+
+def initial_field(key: str, *path: str) -> str:
+    """How problems name an entry of [initial]: initial.Name or initial."Two words" (as TOML
+    quotes the key), then a key of its table: initial.Ann.rd."""
+    shown = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_text(key)
+    return ".".join(("initial", shown, *path))
+
+
+def _initial(src: TomlFile, system: System, roster: Roster,
+             problems: Problems) -> tuple[dict[str, Any], dict[str, str]]:
+    """league.toml's [initial] (CONTRACT section 8): each named player's rating before their
+    first match, checked by the system (``parse_start``). Names are trimmed and NFC-normalised
+    like match names; an alias of players.toml counts for its player (interpretation), so one
+    player given twice, by name and alias, is a problem. Whether each name plays in the league
+    is checked with the matches (validate.py)."""
+    raw = src.data.get("initial")
+    if raw is None:
+        return {}, {}
+    if not system.has_initial:
+        problems.add(src.rel, f"{system.name} has no starting rating: a player's rating is the mean of "
+                              "their own game ratings, from their first game on; remove [initial]",
+                     line=src.locate("initial"), field="initial")
+        return {}, {}
+    if not isinstance(raw, dict):
+        hint = ""
+        if any(p.name == "initial" for p in system.params):
+            hint = "; the rating every new player starts at is a parameter: write it under [params]"
+        problems.add(src.rel, f'must be a table of starting ratings by player ([initial], then "Name" = 1650 '
+                              f"on lines of their own), got {value_text(raw)}{hint}",
+                     line=src.locate("initial"), field="initial")
+        return {}, {}
+    starts: dict[str, Any] = {}
+    keys: dict[str, str] = {}
+    for key, value in raw.items():      # the file's order; the output never depends on it
+
+        def report(path: tuple[str | int, ...], message: str, *, _key: str = key) -> None:
+            problems.add(src.rel, message, line=src.locate("initial", _key, *path) or src.locate("initial", _key),
+                         field=initial_field(_key, *map(str, path)))
+
+        problem = check_name(key)
+        if problem:
+            report((), f"player name {problem}")
+            continue
+        name = roster.resolve(normalize_name(key))
+        if name in keys:
+            first = keys[name]
+            aliases = [k for k in (first, key) if normalize_name(k) != name]
+            via = f" ({' and '.join(repr(a) for a in aliases)} {'is an alias' if len(aliases) == 1 else 'are aliases'} " \
+                  f"of {name!r} in matches/players.toml)" if aliases else ""
+            report((), f"{name!r} is already given a starting rating as {first!r}{via}; give each player "
+                       "one starting rating")
+            continue
+        keys[name] = key
+        start = system.parse_start(value, report)
+        if start is not None:
+            starts[name] = start
+    return starts, keys
 
 
 def _unknown_league_key(key: str, data: dict[str, Any], slug: str) -> str:

@@ -288,6 +288,10 @@ def _settings(a: LeagueConfig, b: LeagueConfig) -> tuple[str, ...]:
             out.append(f"params.{key}")
     if [(t.min_rating, t.name) for t in a.tiers] != [(t.min_rating, t.name) for t in b.tiers]:
         out.append("tiers")
+    # Starting ratings ([initial]) move every rating after them, as a parameter does.
+    for name in sorted(a.system.starts.keys() | b.system.starts.keys()):
+        if a.system.starts.get(name, _MISSING) != b.system.starts.get(name, _MISSING):
+            out.append(f"initial.{name}")
     if a.description != b.description:
         out.append("description")
     return tuple(out)

@@ -39,3 +39,7 @@ MAX_DAYS = 36_600
 # a 10:1 expectation; no league rates in the millions.
 MAX_RATING = 1_000_000
 MAX_K = 10_000
+
+# A match's weight in an elo league (its importance, multiplying K). The federations that
+# weight matches stay within a factor of 3 to 12 (FIFA's friendly 5 to World Cup final 60).
+MAX_WEIGHT = 1000

@@ -19,7 +19,8 @@ from .rating.base import Change, Match
 RECENT = 12
 
 # Match-level keys a system adds (CONTRACT section 4), as the match page labels them.
-MATCH_FACTS = {"challenger": "Challenger", "platform": "Platform", "score_to_win": "Score to win"}
+MATCH_FACTS = {"challenger": "Challenger", "home": "Home", "season": "Season", "weight": "Weight",
+               "platform": "Platform", "score_to_win": "Score to win"}
 
 
 # Compared by identity: one Link per player and league, so counting opponents
@@ -188,8 +189,16 @@ def formula(terms: Mapping[str, float | None], before: float | None, after: floa
     """
     if {"k", "score", "expected"} <= terms.keys():
         k, s, e = terms["k"], terms["score"], terms["expected"]
+        # elo's weight and margin multiplier (section 8) multiply K; shown only when not 1.
+        factors = [terms.get("weight"), terms.get("margin_multiplier")]
+        factors = [f for f in factors if f is not None and f != 1]
         raw = k * (s - e)
-        text = f"{k:.4g} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
+        for f in factors:
+            raw *= f
+        shown = "".join(f" × {f:.4g}" for f in factors)
+        text = f"{k:.4g}{shown} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
+        if terms.get("reverted_from") is not None:
+            text = f"season reversion {terms['reverted_from']:.1f} → {before:.1f}, then {text}"
         if integer:
             text += ", rounded"
         elif before is not None and abs(before + raw - after) > 1e-9:

@@ -24,7 +24,7 @@ from . import limits
 from .load import load_site, read_toml, where_to_run
 from .problems import InvalidInput, Problems, plural
 from .rating import System
-from .rating.base import check_name, normalize_name
+from .rating.base import Example, check_name, normalize_name
 from .validate import MATCH_ID, MAX_ID, default_id, to_utc
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -128,6 +128,9 @@ class LeagueFacts:
     names: frozenset[str]            # canonical names of everyone in the league's match files
     ids: dict[str, str]              # every match id (explicit or default) -> its file
     counts: dict[str, int]           # matches in each file, by path relative to the league folder
+    # The match to print, by the league's own parameters (an elo league with a margin rule
+    # prints points); None: the system's example.
+    example: Example | None = None
 
 
 def read_league(root: Path, slug: str) -> LeagueFacts:
@@ -165,7 +168,8 @@ def read_league(root: Path, slug: str) -> LeagueFacts:
             ids.setdefault(explicit if isinstance(explicit, str) else default_id(league_rel, position), f.rel)
             for name in _names_in(raw):
                 names.add(who.resolve(normalize_name(name)))
-    return LeagueFacts(slug, source.folder, type(config.system), who, frozenset(names), ids, counts)
+    return LeagueFacts(slug, source.folder, type(config.system), who, frozenset(names), ids, counts,
+                       config.system.match_example())
 
 
 def _names_in(raw: dict[str, Any]) -> list[str]:
@@ -191,7 +195,7 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
           played: str | None = None, match_id: str | None = None,
           now: datetime | None = None) -> Draft:
     """The [[match]] table of the league's system, with these players (or empty names)."""
-    example = facts.system.example
+    example = facts.example or facts.system.example
     if teams and not example.teams:
         raise UsageError(f"--team is for team games; {facts.slug!r} is rated with {facts.system.name}, "
                          "whose players are given with --player")
@@ -253,7 +257,7 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
                 notes.append(f"{canonical!r} has no match in {facts.slug} yet{hint} "
                              "(fine for a new player)")
             resolved[-1].append(canonical)
-    text = _render(facts.system, resolved, when, played is None, match_id)
+    text = _render(facts.system, example, resolved, when, played is None, match_id)
     return Draft(text, match_id, named, tuple(notes))
 
 
@@ -267,9 +271,8 @@ def _line(code: str, comment: str | None = None) -> str:
     return f"{code.ljust(COMMENT_AT - 2)}  # {comment}"
 
 
-def _render(system: type[System], groups: list[list[str]], when: datetime | date, now: bool,
-            match_id: str | None) -> str:
-    example = system.example
+def _render(system: type[System], example: Example, groups: list[list[str]], when: datetime | date,
+            now: bool, match_id: str | None) -> str:
     lines = ["[[match]]", _line(f"played = {toml_datetime(when)}", _played_comment(when, now))]
     if match_id is not None:
         lines.append(_line(f"id = {toml_string(match_id)}", "unique in the league"))
@@ -284,15 +287,20 @@ def _render(system: type[System], groups: list[list[str]], when: datetime | date
     about = ["name: as on the site, or an alias in matches/players.toml (case-sensitive)"
              + ("" if groups[0][0] else "; fill it in")]
     for f in fields:
-        optional = "" if f.required else f" (optional, default {toml_value(f.default)})"
-        about.append(f"{f.name}: {f.allowed}{optional}")
+        if f.required or (f.default is None and f.name in example.entry):
+            about.append(f"{f.name}: {f.allowed}")      # required, or by the league's parameters
+        elif f.default is None:
+            about.append(f"{f.name} (optional): {f.allowed}")
+        else:
+            about.append(f"{f.name}: {f.allowed} (optional, default {toml_value(f.default)})")
     about.extend(example.rules)
 
     # The comments stay outside the arrays: inside one, before a player, they would
     # shift the line `sitegen check` reports for that player.
     def players(group: list[str]) -> list[str]:
         rows = [", ".join([f"name = {toml_string(name)}"]
-                          + [f"{f.name} = {toml_value(example.entry[f.name])}" for f in fields])
+                          + [f"{f.name} = {toml_value(example.entry[f.name])}" for f in fields
+                             if f.name in example.entry])
                 for name in group]
         return ["players = [", *(f"  {{ {row} }}," for row in rows), "]"]
 

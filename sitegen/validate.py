@@ -14,14 +14,15 @@ from datetime import date, datetime, time, timezone
 from typing import Any
 
 from . import limits
-from .config import LeagueConfig, Roster
+from .config import LeagueConfig, Roster, initial_field
 from .load import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from .problems import Problems
-from .rating.base import Match, did_you_mean, unknown_key, value_text
+from .rating.base import Match, did_you_mean, normalize_name, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ID = 64
 COMMON_KEYS = ("id", "played", "notes")
+NAME_KEYS = ("challenger", "home")      # match keys whose value is a player of the match
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +82,30 @@ def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
     allowed = COMMON_KEYS + system.match_keys
     keyed: list[tuple[tuple, Match]] = []
     seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
+    played_names: set[str] = set()                  # canonical names of every match's players
     for f in source.match_files:
         league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
-        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, problems))
+        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, played_names, problems))
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
     _report_duplicates(matches, explicit, system, problems)
+    _report_unplayed_starts(source, config, played_names, problems)
     return League(config, matches)
+
+
+def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: set[str],
+                            problems: Problems) -> None:
+    """A name in [initial] that plays no match of the league: a typo must not pass (section 8)."""
+    for name, key in config.initial_keys.items():
+        if name in played:
+            continue
+        via = f" (an alias of {name!r} in matches/players.toml)" if normalize_name(key) != name else ""
+        line = source.config.locate("initial", key) if source.config is not None else None
+        problems.add(config.file, f"{normalize_name(key)!r}{via} plays in no match of this league; "
+                                  f"{did_you_mean(name, sorted(played))}[initial] gives starting ratings "
+                                  "to the league's players only", line=line, field=initial_field(key))
+
 
 
 def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
@@ -115,7 +132,8 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
 
 
 def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
-                  allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], problems: Problems):
+                  allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], played_names: set[str],
+                  problems: Problems):
     data = f.data
     for key in sorted(set(data) - {"match"}):
         problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
@@ -196,12 +214,22 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
                 else:
                     seen[name] = i
             extra = dict(parsed.extra)
-            challenger = extra.get("challenger")
-            if challenger is not None:
-                extra["challenger"] = roster.resolve(challenger)
-                if extra["challenger"] not in names:
-                    report(("challenger",), f"{challenger!r} does not play in this match; must be one of "
-                                            f"{', '.join(repr(n) for n in parsed.names)}")
+            # Match keys that name a player (elo's challenger and home), through players.toml.
+            for key in NAME_KEYS:
+                written = extra.get(key)
+                if written is None:
+                    continue
+                extra[key] = roster.resolve(written)
+                if extra[key] not in names:
+                    report((key,), f"{written!r} does not play in this match; must be one of "
+                                   f"{', '.join(repr(n) for n in parsed.names)}")
+            played_names.update(names)
+        else:
+            # Names of a match the system could not read, for the [initial] check: best effort.
+            raw_players = raw.get("players")
+            for player in raw_players if isinstance(raw_players, list) else ():
+                if isinstance(player, dict) and isinstance(player.get("name"), str):
+                    played_names.add(roster.resolve(normalize_name(player["name"])))
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,

@@ -768,7 +768,7 @@ def test_player_instead_of_players(make_site):
         'matches/el/p.toml:1: match #1 (p-1): players: is missing; must be a list of exactly 2 players, each '
         '{ name = "...", score = ... }',
         "matches/el/p.toml:3: match #1 (p-1): player: unknown key; did you mean 'players'? matches of this elo "
-        "league have: id, played, notes, players, challenger — see the elo spec page (spec/elo/ on the site)",
+        "league have: id, played, notes, players, challenger, home, season, weight — see the elo spec page (spec/elo/ on the site)",
     ]
 
 
@@ -821,11 +821,11 @@ def test_match_of_another_system_names_the_league_system(make_site):
     text = '[[match]]\nplayed = 2024-01-01\nplatform = "pc"\nplayers = [\n' + TWO + ']\n'
     assert lines_of(make_site, {"matches/el/league.toml": EL_LEAGUE, "matches/el/m.toml": text}) == [
         "matches/el/m.toml:3: match #1 (m-1): platform: unknown key; 'platform' is a key of placement matches; "
-        "matches of this elo league have: id, played, notes, players, challenger — see the elo spec page "
+        "matches of this elo league have: id, played, notes, players, challenger, home, season, weight — see the elo spec page "
         "(spec/elo/ on the site)",
     ] + [
         f"matches/el/m.toml:{5 + i}: match #1 (m-1): players[{i}].{key}: unknown key; '{key}' is a key of lunaro "
-        "players; players of this elo league have: name, score — see the elo spec page (spec/elo/ on the site)"
+        "players; players of this elo league have: name, score, points — see the elo spec page (spec/elo/ on the site)"
         if key != "score" else
         f"matches/el/m.toml:{5 + i}: match #1 (m-1): players[{i}].score: is missing; must be 1, 0.5 or 0"
         for i in (0, 1) for key in ("goals", "ping", "score")
@@ -835,7 +835,7 @@ def test_match_of_another_system_names_the_league_system(make_site):
 @pytest.mark.parametrize("files, line", [
     ({"matches/lu/league.toml": league_toml("lunaro", extra="sytem = 1\n")},
      "matches/lu/league.toml:3: sytem: unknown key; did you mean 'system'? league.toml has: name, system, "
-     "description, params, tiers"),
+     "description, params, tiers, initial"),
     ({"matches/lu/league.toml": league_toml("lunaro", extra="k = 40\n")},
      "matches/lu/league.toml:3: k: unknown key; 'k' is a parameter of lunaro: write it under [params]"),
     ({"matches/lu/league.toml": league_toml("lunaro", params="ping_infuence = 200")},

@@ -61,6 +61,9 @@ class Arena(MatchSystem):
     name: ClassVar[str] = "arena"
     terms: ClassVar[tuple[str, ...]] = ("raw", "game_norm", "penalty", "game_rating")
     match_keys: ClassVar[tuple[str, ...]] = ("score_to_win", "teams")
+    # No starting rating: a player's rating is the mean of their own game ratings, which
+    # exist only from their first game on (CONTRACT section 8 names no [initial] for arena).
+    has_initial: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]] = (
         Param("assist_weight", 1, weight, WEIGHT_ALLOWED,
               "Seed: sa = 1 in the Reach beta, so an assist counts as much as a kill."),

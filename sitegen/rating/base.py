@@ -175,9 +175,11 @@ class RatingDiverged(ArithmeticError):
     value that ran away; the build reports it as a problem of the league.
     """
 
-    def __init__(self, event: str, what: str) -> None:
+    def __init__(self, event: str, what: str, advice: str | None = None) -> None:
         self.event = event
         self.what = what
+        # What the curator can change, when the system knows better than the build's default.
+        self.advice = advice
         super().__init__(f"{what} left the finite numbers in {event}")
 
 
@@ -216,8 +218,18 @@ class System(Protocol):
     has_outcomes: ClassVar[bool]            # wins/draws/losses make sense
     fields: ClassVar[tuple["Field", ...]]   # the keys of a player entry besides name
     example: ClassVar["Example"]            # a match for `sitegen new-match` to print
+    has_initial: ClassVar[bool]             # league.toml's [initial] may name starting ratings
+    starts: Mapping[str, Any]               # those starting ratings, by canonical name
 
     def __init__(self, **params: Any) -> None: ...
+
+    def parse_start(self, value: Any, report: "Reporter") -> Any | None:
+        """Check one value of league.toml's [initial]; the starting value, or None (reported)."""
+        ...
+
+    def match_example(self) -> "Example":
+        """The match `sitegen new-match` prints for a league with these parameters."""
+        ...
 
     def parse_match(self, raw: Mapping[str, Any], report: "Reporter") -> "ParsedMatch | None":
         """Check the system's part of a raw match table; report problems through ``report``."""
@@ -417,11 +429,13 @@ def unknown_key(key: str, allowed: Sequence[str], *, kind: str = "players", syst
 def _unknown_key(key: str, allowed: tuple[str, ...], kind: str, system: str | None, hint: str) -> str:
     # Cached: a converted history repeats one wrong key in every match, and the close-match
     # search costs more than locating the problem's line.
-    hint = did_you_mean(key, allowed) or hint
     if system is None:
+        hint = did_you_mean(key, allowed) or hint
         return f"unknown key; {hint}allowed keys: {', '.join(allowed)}"
-    if not hint and kind in ("players", "matches"):
-        hint = elsewhere(key, kind, system)
+    # Another system's exact key (a match pasted into the wrong league) says more than a
+    # close spelling: lunaro's `ping` is not a misspelt elo `points`.
+    owned = elsewhere(key, kind, system) if kind in ("players", "matches") else ""
+    hint = owned or did_you_mean(key, allowed) or hint
     return f"unknown key; {hint}{kind} of this {system} league have: {', '.join(allowed)} — {spec_page(system)}"
 
 
@@ -574,6 +588,26 @@ class MatchSystem:
     has_outcomes: ClassVar[bool] = True
     match_keys: ClassVar[tuple[str, ...]] = ("players",)
     standing_terms: ClassVar[tuple[str, ...]] = ()
+    # Whether league.toml's [initial] may name starting ratings (CONTRACT section 8): every
+    # system with an initial rating; arena has none (a rating is a mean of game ratings).
+    has_initial: ClassVar[bool] = True
+    # The starting ratings of [initial], canonical name -> what ``parse_start`` returned.
+    starts: Mapping[str, Any] = {}
+
+    def parse_start(self, value: Any, report: Reporter) -> Any | None:
+        """One value of [initial]: a rating this system can hold, or None (reported).
+
+        The default: a finite number within MAX_RATING, as the ``initial`` parameter.
+        """
+        if not rating_value(value):
+            report((), f"must be {RATING_ALLOWED} (the player's rating before their first match), "
+                       f"got {value_text(value)}")
+            return None
+        return value
+
+    def match_example(self) -> "Example":
+        """The match `sitegen new-match` prints for a league with these parameters."""
+        return self.example
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         last, count = last_ratings(events)

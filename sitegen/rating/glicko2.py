@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from .base import (
     Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter,
     Standing,
-    is_number, one_of, parse_entries, positive,
+    is_number, one_of, parse_entries, positive, unknown_key, value_text,
     RATING_ALLOWED, rating_value,
 )
 from .placement import ordinal
@@ -28,6 +28,19 @@ MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops a
                           # below float spacing (say 1e-300) from looping forever
 TRANSFORMS = ("sine", "share", "outcome")
 PERIODS = ("match", "day", "week")
+# The bounds of initial_rd and initial_volatility. An RD above 1,000 says less than
+# no rating at all (the paper's newcomer has 350); a volatility above 1 would let one
+# period's step 6 alone add more than 170 points of RD.
+MAX_RD = 1000
+MAX_VOLATILITY = 1
+RD_ALLOWED = f"a number > 0 and at most {MAX_RD:,}"
+VOLATILITY_ALLOWED = f"a number > 0 and at most {MAX_VOLATILITY}"
+# The keys of a table in [initial] (CONTRACT section 8), each checked as its parameter.
+START_KEYS = {
+    "rating": (rating_value, RATING_ALLOWED),
+    "rd": (lambda v: positive(v) and v <= MAX_RD, RD_ALLOWED),
+    "volatility": (lambda v: positive(v) and v <= MAX_VOLATILITY, VOLATILITY_ALLOWED),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,9 +243,9 @@ class Glicko2(MatchSystem):
     params: ClassVar[tuple[Param, ...]] = (
         Param("initial_rating", 1500, rating_value, RATING_ALLOWED,
               "Glickman's paper, step 1: an unrated player starts at 1500."),
-        Param("initial_rd", 350, lambda v: positive(v) and v <= 1000, "a number > 0 and at most 1,000",
+        Param("initial_rd", 350, lambda v: positive(v) and v <= MAX_RD, RD_ALLOWED,
               "Glickman's paper, step 1: an unrated player's RD is 350."),
-        Param("initial_volatility", 0.06, lambda v: positive(v) and v <= 1, "a number > 0 and at most 1",
+        Param("initial_volatility", 0.06, lambda v: positive(v) and v <= MAX_VOLATILITY, VOLATILITY_ALLOWED,
               "Glickman's paper, step 1: an unrated player's volatility is 0.06."),
         Param("tau", 0.6, lambda v: is_number(v) and 0.01 <= v <= 5, "a number from 0.01 to 5",
               "Seed: ArenaNet uses tau 0.6; the paper suggests 0.3 to 1.2 (smaller, steadier volatility)."),
@@ -255,8 +268,10 @@ class Glicko2(MatchSystem):
 
     def __init__(self, *, initial_rating: float = 1500, initial_rd: float = 350,
                  initial_volatility: float = 0.06, tau: float = 0.6, period: str = "week",
-                 score_transform: str = "sine", epsilon: float = 0.000001) -> None:
+                 score_transform: str = "sine", epsilon: float = 0.000001,
+                 starts: Mapping[str, Glicko] | None = None) -> None:
         self.initial = Glicko(float(initial_rating), float(initial_rd), float(initial_volatility))
+        self.starts = dict(starts or {})
         self.tau = float(tau)
         self.period = period
         self.score_transform = score_transform
@@ -265,6 +280,29 @@ class Glicko2(MatchSystem):
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
         parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, system=self.name)
         return None if parsed is None else ParsedMatch(*parsed)
+
+    def parse_start(self, value: Any, report: Reporter) -> Glicko | None:
+        """A starting rating, or a table { rating, rd, volatility } whose missing keys take the
+        league's initial values; each bounded as its initial_* parameter is."""
+        if not isinstance(value, dict):
+            if not rating_value(value):
+                report((), f"must be {RATING_ALLOWED}, or a table {{ rating = ..., rd = ..., volatility = ... }} "
+                           f"(missing keys take the league's initial values), got {value_text(value)}")
+                return None
+            return Glicko(float(value), self.initial.rd, self.initial.volatility)
+        ok = True
+        for key in sorted(set(value) - set(START_KEYS)):
+            report((key,), unknown_key(key, list(START_KEYS)))
+            ok = False
+        found = {"rating": self.initial.rating, "rd": self.initial.rd, "volatility": self.initial.volatility}
+        for key, (check, allowed) in START_KEYS.items():
+            if key in value:
+                if check(value[key]):
+                    found[key] = float(value[key])
+                else:
+                    report((key,), f"must be {allowed}, got {value_text(value[key])}")
+                    ok = False
+        return Glicko(found["rating"], found["rd"], found["volatility"]) if ok else None
 
     def periods(self, matches: Sequence[Match]) -> list[tuple[str, int, list[Match]]]:
         """(key, index, matches) of each period that has matches, in history order.
@@ -302,7 +340,8 @@ class Glicko2(MatchSystem):
                             value, last = held[name]
                             before[name] = idle(value, index - last - 1)
                         else:
-                            before[name] = self.initial     # a player enters at their first period
+                            # A player enters at their first period, from [initial] if it names them.
+                            before[name] = self.starts.get(name, self.initial)
                         results[name] = []
                     games[name] = games.get(name, 0) + 1
             for m in group:

@@ -15,7 +15,7 @@ from .base import (
     BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
     round_half_away, valid_bands, valid_fields,
-    COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value,
+    COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )
 from .base import EN_DASH
 
@@ -73,8 +73,9 @@ class Lunaro(MatchSystem):
 
     def __init__(self, *, initial: int = 1500, k: float | str = 50,
                  k_bands: Sequence[Sequence[float]] = ((0, 40), (1500, 20), (2500, 10)),
-                 ping_influence: float = 300) -> None:
+                 ping_influence: float = 300, starts: Mapping[str, int] | None = None) -> None:
         self.initial = initial
+        self.starts = dict(starts or {})
         self.k = k
         self.k_bands = [tuple(b) for b in k_bands]
         self.ping_influence = ping_influence
@@ -101,11 +102,19 @@ class Lunaro(MatchSystem):
                 ok = False
         return ParsedMatch(parsed[0], entries) if ok else None
 
+    def parse_start(self, value: Any, report: Reporter) -> int | None:
+        """A starting rank is a rank like any other: a whole number, never below 0 (section 3)."""
+        if not (is_int(value) and 0 <= value <= MAX_RATING):
+            report((), f"must be a whole number from 0 to {MAX_RATING:,} (lunaro ranks are whole "
+                       f"numbers and never below 0), got {value_text(value)}")
+            return None
+        return value
+
     def k_for(self, rating: float) -> float:
         return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
 
     def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        ratings: dict[str, int] = {}
+        ratings: dict[str, int] = dict(self.starts)
         events = []
         for m in matches:
             (a, b), (ea, eb) = m.players, m.entries

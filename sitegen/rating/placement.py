@@ -79,8 +79,9 @@ class Placement(MatchSystem):
 
     def __init__(self, *, initial: float = 0, floor: float = 0, k: float | str = "bands",
                  k_bands: Sequence[Sequence[float]] = ((0, 32), (2100, 24), (2400, 16)),
-                 normalize: bool = False) -> None:
+                 normalize: bool = False, starts: Mapping[str, float] | None = None) -> None:
         self.initial = initial
+        self.starts = dict(starts or {})
         self.floor = floor
         self.k = k
         self.k_bands = [tuple(b) for b in k_bands]
@@ -105,6 +106,23 @@ class Placement(MatchSystem):
                 extra["platform"] = platform.strip()
         return ParsedMatch(parsed[0], parsed[1], extra) if ok else None
 
+    def parse_start(self, value: Any, report: Reporter) -> float | None:
+        """A starting rating the league can hold: not below ``floor``, which no rating goes under.
+
+        (The ``initial`` parameter below floor stays allowed, as before: parameters are
+        checked one at a time. A name's own starting rating is a statement about that
+        player, and one the floor contradicts is a mistake.)
+        """
+        if not rating_value(value):
+            report((), f"must be {RATING_ALLOWED} (the player's rating before their first match), "
+                       f"got {value_text(value)}")
+            return None
+        if value < self.floor:
+            report((), f"must be at least the league's floor {self.floor:g} (no rating goes below it), "
+                       f"got {value_text(value)}")
+            return None
+        return value
+
     def k_of(self, ratings: np.ndarray) -> np.ndarray:
         """Each rating's K: the number, or base.k_from_bands's rule as one sorted search."""
         if self.k != "bands":
@@ -114,7 +132,7 @@ class Placement(MatchSystem):
         return self._band_k[np.maximum(band, 0)]
 
     def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        ratings: dict[str, float] = {}
+        ratings: dict[str, float] = {name: float(r) for name, r in self.starts.items()}
         initial, floor = float(self.initial), float(self.floor)
         events = []
         for m in matches:
