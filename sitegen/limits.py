@@ -39,3 +39,6 @@ MAX_DAYS = 36_600
 # a 10:1 expectation; no league rates in the millions.
 MAX_RATING = 1_000_000
 MAX_K = 10_000
+
+# An elo opponent pool (pool_size): the seed's pool is 30, and a player's page lists it whole.
+MAX_POOL = 10_000

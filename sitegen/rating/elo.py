@@ -14,6 +14,7 @@ from .base import (
     check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries, positive,
     valid_fields, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
+from ..limits import MAX_POOL, MAX_RATING
 
 SCORES = (1, 0.5, 0)
 
@@ -52,6 +53,11 @@ class Elo(MatchSystem):
         Param("k_master", 10, k_value, K_ALLOWED,
               "Seed: K = 10 once the rating has reached 2400, even if it falls back."),
         Param("master_rating", 2400, rating_value, RATING_ALLOWED, "Seed: the 2400 threshold for K = 10."),
+        Param("pool_deviation", 100, lambda v: positive(v) and rating_value(v),
+              f"a number > 0 and at most {MAX_RATING:,}",
+              "Seed, Match Ups: the acceptable Elo deviation of 100 around the challenger's rating."),
+        Param("pool_size", 30, lambda v: is_int(v) and 2 <= v <= MAX_POOL, f"an integer from 2 to {MAX_POOL:,}",
+              "Seed, Match Ups: an opponent pool of 30, 15 drawn from below the rating and 15 from above."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),
@@ -65,7 +71,8 @@ class Elo(MatchSystem):
 
     def __init__(self, *, initial: float = 1500, k: float | str = "fide", k_of: str = "challenger",
                  provisional_games: int = 30, k_provisional: float = 40, k_standard: float = 20,
-                 k_master: float = 10, master_rating: float = 2400) -> None:
+                 k_master: float = 10, master_rating: float = 2400, pool_deviation: float = 100,
+                 pool_size: int = 30) -> None:
         self.initial = initial
         self.k = k
         self.k_of = k_of
@@ -74,6 +81,8 @@ class Elo(MatchSystem):
         self.k_standard = k_standard
         self.k_master = k_master
         self.master_rating = master_rating
+        self.pool_deviation = pool_deviation
+        self.pool_size = pool_size
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
         parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2,
