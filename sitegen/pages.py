@@ -14,6 +14,7 @@ from .board import build_board
 from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
+from .forecast import league_forecast
 from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
@@ -184,8 +185,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     for lv in leagues:
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug))
+        forecast = league_forecast(lv, site.roster)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
-             spec=specs.get(lv.config.system_name), board=board,
+             spec=specs.get(lv.config.system_name), board=board, forecast=forecast,
              distribution=distribution_chart(board.distribution))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
@@ -207,7 +209,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           pages=urls, opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
             page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
-                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD])
+                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
+                 pool=forecast.pool_of(pv.name))
             for n, rows in enumerate(chunks[1:], start=2):
                 page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
             if len(chunks) > 1:
