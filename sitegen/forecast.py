@@ -51,7 +51,7 @@ class PoolView:
     rows: tuple[PoolRow, ...]     # below, then above, each in standings order
     pick: PoolRow | None
     deviation: float
-    size: int
+    per_side: int                 # pool_size // 2: the most drawn from each side
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,4 +125,4 @@ def _pool_view(pool: Pool, links: dict[str, Link], deviation: float, size: int) 
             rows.append(row)
             if picked:
                 pick = row
-    return PoolView(tuple(rows), pick, deviation, size)
+    return PoolView(tuple(rows), pick, deviation, size // 2)

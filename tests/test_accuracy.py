@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sitegen.accuracy import EPS, log_loss_term
@@ -261,10 +261,13 @@ def test_a_certain_prediction_that_fails_gives_a_finite_log_loss(tmp_path):
 
 
 @given(st.floats(0, 1), st.floats(0, 1))
+@example(1.0, 0.0)
+@example(0.0, 1.0)
 def test_log_loss_is_finite_for_every_e_and_s(e, s):
     x = log_loss_term(e, s)
     assert math.isfinite(x) and x >= 0
-    assert x <= -math.log(EPS) + 1e-9
+    # The clamp's upper end, 1 - EPS, rounds in floats: its miss costs -ln(1.11e-15).
+    assert x <= max(-math.log(EPS), -math.log(1 - (1 - EPS))) + 1e-9
 
 
 def test_a_league_without_pairs_has_no_accuracy_file_and_an_empty_league_has_no_means(tmp_path):
@@ -302,3 +305,19 @@ def test_the_all_row_is_the_mean_of_the_year_rows(tmp_path_factory, games):
     for column in ("log_loss", "brier"):
         mean = sum(float(r[column]) * int(r["predictions"]) for r in years) / n
         assert abs(mean - float(rows[0][column])) < 1e-5
+
+
+def test_league_pages_show_the_accuracy_table_and_the_next_matchups(demo):
+    site = demo.parent
+    for slug in ("lunaro-duels", "ranked-battle", "battle-royale", "world-vs-world"):
+        page = (site / "leagues" / slug / "index.html").read_text(encoding="utf-8")
+        assert "How well do these ratings predict?" in page
+        assert f'data/{slug}/accuracy.csv"' in page
+        first = read(demo, slug, "accuracy")[0]
+        assert f'<td class="num">{first["predictions"]}</td><td class="num">{float(first["log_loss"]):.4f}</td>' in page
+    assert "How well do these ratings predict?" not in (site / "leagues" / "arena" / "index.html").read_text(encoding="utf-8")
+    wvw = (site / "leagues" / "world-vs-world" / "index.html").read_text(encoding="utf-8")
+    assert "Next week&#39;s matchups" in wvw or "Next week's matchups" in wvw
+    # Every group of three shows its three pairs.
+    assert wvw.count("<caption>Tier ") == 4 and wvw.count("% · ") == 12
+    assert "Next week" not in (site / "leagues" / "ranked-battle" / "index.html").read_text(encoding="utf-8")
