@@ -91,7 +91,7 @@ def stages(site: Path, out: Path) -> None:
     t2 = time.perf_counter()
     output = Output(out)
     for league in rated:
-        for name, text in league_files(league):
+        for name, text in league_files(league, roster=s.roster):
             output.add(f"data/{league.league.config.slug}/{name}", text)
     t3 = time.perf_counter()
     render_site(s, rated, output)

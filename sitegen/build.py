@@ -102,7 +102,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     try:
         progress.writing_data()
         for league in rated:
-            for name, text in league_files(league, prov):
+            for name, text in league_files(league, prov, site.roster):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
         render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov)
         progress.moving(len(output.sizes), out)

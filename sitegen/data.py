@@ -1,5 +1,6 @@
-"""The data files of CONTRACT sections 7 and 8: standings, changes and matches as CSV and
-JSON, and for a glicko2 league the pairings each rating period's updates used.
+"""The data files of CONTRACT sections 7 to 9: standings, changes and matches as CSV and
+JSON, for a glicko2 league the pairings each rating period's updates used, and the
+tables of accuracy.py (accuracy), pools.py (pools, elo) and groupings.py (next, glicko2).
 
 These tables are what auditors recompute from, so their format is fixed:
 header row, UTF-8, '\\n' line ends, floats with exactly 6 decimals, lunaro
@@ -15,7 +16,11 @@ from datetime import datetime
 from collections.abc import Iterator
 from typing import Any
 
+from .accuracy import accuracy_table, predicts
+from .config import Roster
+from .groupings import next_table
 from .history import RatedLeague
+from .pools import ledger_key, pools_table
 from .provenance import Provenance
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
@@ -145,13 +150,33 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
-def league_files(rated: RatedLeague, provenance: Provenance | None = None) -> Iterator[tuple[str, str]]:
-    """(file name, text) for data/<league>/, one file at a time to keep memory flat."""
+def ledger(rated: RatedLeague) -> str:
+    """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py)."""
+    return ledger_key(to_csv(changes_table(rated)))
+
+
+def league_files(rated: RatedLeague, provenance: Provenance | None = None,
+                 roster: Roster | None = None) -> Iterator[tuple[str, str]]:
+    """(file name, text) for data/<league>/, one file at a time to keep memory flat.
+
+    ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
+    """
+    system = rated.league.config.system.name
+    key: list[str] = []          # the ledger's hash, taken as changes.csv is written
     tables = [("standings", standings_table), ("changes", changes_table),
               ("matches", lambda r: matches_table(r, provenance))]
-    if rated.league.config.system.name == "glicko2":
+    if system == "glicko2":
         tables.append(("pairings", pairings_table))
+    if predicts(rated):
+        tables.append(("accuracy", accuracy_table))
+    if system == "elo":
+        tables.append(("pools", lambda r: pools_table(r, key[0])))
+    if system == "glicko2":
+        tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:
         table = make(rated)
-        yield f"{name}.csv", to_csv(table)
+        text = to_csv(table)
+        if name == "changes":
+            key.append(ledger_key(text))
+        yield f"{name}.csv", text
         yield f"{name}.json", to_json(table)

@@ -43,3 +43,6 @@ MAX_K = 10_000
 # A match's weight in an elo league (its importance, multiplying K). The federations that
 # weight matches stay within a factor of 3 to 12 (FIFA's friendly 5 to World Cup final 60).
 MAX_WEIGHT = 1000
+
+# An elo opponent pool (pool_size): the seed's pool is 30, and a player's page lists it whole.
+MAX_POOL = 10_000

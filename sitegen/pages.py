@@ -16,6 +16,7 @@ from . import preview
 from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
+from .forecast import league_forecast
 from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
@@ -186,8 +187,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     for lv in leagues:
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug))
+        forecast = league_forecast(lv, site.roster)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
-             spec=specs.get(lv.config.system_name), board=board,
+             spec=specs.get(lv.config.system_name), board=board, forecast=forecast,
              distribution=distribution_chart(board.distribution),
              distribution_preview=Markup(preview.distribution(board.distribution)))
         newest = lv.matches[::-1]
@@ -212,7 +214,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
                  chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
                  chart_preview=Markup(preview.history(
-                     [(g.match.match.played, g.line.after) for g in pv.games if g.rated])))
+                     [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
+                 pool=forecast.pool_of(pv.name))
             for n, rows in enumerate(chunks[1:], start=2):
                 page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
             if len(chunks) > 1:

@@ -84,9 +84,10 @@ def league_data(root: Path, slug: str) -> dict[str, str]:
     from sitegen.build import rate
     from sitegen.data import league_files
 
-    for rated in rate(check(root)):
+    site = check(root)
+    for rated in rate(site):
         if rated.league.config.slug == slug:
-            return dict(league_files(rated))
+            return dict(league_files(rated, roster=site.roster))
     raise AssertionError(f"no league {slug!r} in {root}")
 
 

@@ -20,6 +20,7 @@ from .base import (
     positive, valid_fields, value_text, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value,
     rating_value, MAX_NAME,
 )
+from ..limits import MAX_POOL, MAX_RATING
 
 SCORES = (1, 0.5, 0)
 MARGINS = ("none", "538-nfl", "538-nba")
@@ -123,6 +124,11 @@ class Elo(MatchSystem):
               "0 changes nothing (FiveThirtyEight's NFL ratings went back a third of the way)."),
         Param("reversion_mean", 1505, rating_value, RATING_ALLOWED,
               "Section 8: the rating seasons revert towards (FiveThirtyEight's value)."),
+        Param("pool_deviation", 100, lambda v: positive(v) and rating_value(v),
+              f"a number > 0 and at most {MAX_RATING:,}",
+              "Seed, Match Ups: the acceptable Elo deviation of 100 around the challenger's rating."),
+        Param("pool_size", 30, lambda v: is_int(v) and 2 <= v <= MAX_POOL, f"an integer from 2 to {MAX_POOL:,}",
+              "Seed, Match Ups: an opponent pool of 30, 15 drawn from below the rating and 15 from above."),
     )
     fields: ClassVar[tuple[Field, ...]] = (
         Field("score", lambda v: is_number(v) and v in SCORES, "1, 0.5 or 0"),
@@ -147,6 +153,7 @@ class Elo(MatchSystem):
                  provisional_games: int = 30, k_provisional: float = 40, k_standard: float = 20,
                  k_master: float = 10, master_rating: float = 2400, home_advantage: float = 0,
                  margin: str = "none", season_reversion: float = 0, reversion_mean: float = 1505,
+                 pool_deviation: float = 100, pool_size: int = 30,
                  starts: Mapping[str, float] | None = None) -> None:
         self.initial = initial
         self.k = k
@@ -161,6 +168,8 @@ class Elo(MatchSystem):
         self.season_reversion = season_reversion
         self.reversion_mean = reversion_mean
         self.starts = dict(starts or {})
+        self.pool_deviation = pool_deviation
+        self.pool_size = pool_size
 
     def match_example(self) -> Example:
         """With a margin rule every player needs points: the printed match gives them (0 each, a draw)."""

@@ -1,0 +1,146 @@
+"""How well a league's ratings predicted its own results (CONTRACT section 8): accuracy.csv.
+
+Every prediction is made before its match from the ratings held then, and is scored
+against what happened by log loss and Brier score, over the whole history and per
+calendar year of ``played`` (UTC). What one prediction is depends on the system:
+
+- lunaro, elo: one per match, the first listed player's ``expected`` and ``score``
+  exactly as changes.csv holds them (so whatever the system puts into E, home
+  advantage included, is what is scored).
+- placement: one per pair of players of a match, the better placed one's
+  E = 1 / (1 + 10^((R_j - R_i)/400)) from the ratings before the match, against
+  S = 1; on a tie the earlier listed player of the two is the one predicted, S = 0.5.
+- glicko2: one per pair of players of a match (each unordered pair once; A the
+  earlier listed), A's E(mu, mu_j, phi_j) from the values both held at the start of
+  the rating period (those the period's update used), against A's battle score after
+  the league's score transform.
+
+arena rates no pairs and predicts nothing, so it has no accuracy.csv.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .history import RatedLeague
+from .rating.base import expected
+from .rating.glicko2 import Glicko, expected_score
+
+HEADER = ("period", "predictions", "log_loss", "brier")
+
+# log(0) is -inf: a prediction of exactly 0 or 1 that turns out wrong (ratings far apart,
+# or a logistic that rounds to 1.0 in floats) would make the mean infinite or NaN. E is
+# clamped into [EPS, 1 - EPS] for the log loss only (the Brier score is finite anyway),
+# the usual guard (scikit-learn's log_loss clamps the same way); one such miss then
+# costs -ln(1e-15) = 34.5 instead of infinity.
+EPS = 1e-15
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    year: int             # calendar year of the match's played, UTC
+    expected: float       # E, the predicted score of the side predicted
+    score: float          # S, what that side scored
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """One row of accuracy.csv; the two means are None when there are no predictions."""
+
+    period: str           # "all" or a year
+    predictions: int
+    log_loss: float | None
+    brier: float | None
+
+
+def log_loss_term(e: float, s: float) -> float:
+    """-(S ln E + (1 - S) ln(1 - E)), E clamped into [EPS, 1 - EPS]."""
+    e = min(max(e, EPS), 1.0 - EPS)
+    return -(s * math.log(e) + (1.0 - s) * math.log(1.0 - e))
+
+
+def _first_listed(rated: RatedLeague) -> Iterator[Prediction]:
+    """lunaro and elo: the first row of each event is the first listed player."""
+    for event in rated.events:
+        first = event.changes[0]
+        yield Prediction(event.played.year, float(first.terms["expected"]), float(first.terms["score"]))
+
+
+def _placement(rated: RatedLeague) -> Iterator[Prediction]:
+    places_of = {m.id: [e["place"] for e in m.entries] for m in rated.league.matches}
+    for event in rated.events:
+        places = places_of[event.key]
+        ratings = [c.before for c in event.changes]      # rows follow the match's player order
+        n = len(ratings)
+        for i in range(n):
+            for j in range(i + 1, n):
+                # The better placed one is predicted; on a tie the earlier listed (i).
+                a, b = (j, i) if places[j] < places[i] else (i, j)
+                yield Prediction(event.played.year, expected(ratings[a], ratings[b]),
+                                 0.5 if places[i] == places[j] else 1.0)
+
+
+def _glicko2(rated: RatedLeague) -> Iterator[Prediction]:
+    matches = {m.id: m for m in rated.league.matches}
+    for event in rated.events:
+        battles = getattr(event, "battles", ())
+        # Every participant of a period is some battle's opponent: their value going into it.
+        start: dict[str, Glicko] = {b.opponent: b.opponent_before for b in battles}
+        position: dict[str, dict[str, int]] = {}
+        for b in battles:
+            m = matches[b.match_id]
+            pos = position.get(m.id)
+            if pos is None:
+                pos = position[m.id] = {name: i for i, name in enumerate(m.players)}
+            # Each side of each pair is a battle; the earlier listed player's side is the prediction.
+            if pos[b.player] < pos[b.opponent]:
+                yield Prediction(m.played.year, expected_score(start[b.player], b.opponent_before), b.score)
+
+
+PREDICTORS: dict[str, Callable[[RatedLeague], Iterator[Prediction]]] = {
+    "lunaro": _first_listed,
+    "elo": _first_listed,
+    "placement": _placement,
+    "glicko2": _glicko2,
+}
+
+
+def predicts(rated: RatedLeague) -> bool:
+    return rated.league.config.system.name in PREDICTORS
+
+
+def predictions(rated: RatedLeague) -> Iterator[Prediction]:
+    """Every prediction of the league in history order (none for a system that predicts no pairs)."""
+    make = PREDICTORS.get(rated.league.config.system.name)
+    return iter(()) if make is None else make(rated)
+
+
+def accuracy(rated: RatedLeague) -> list[Accuracy]:
+    """The row "all", then one per calendar year that has predictions, oldest first."""
+    # Sums per year in history order; "all" adds the same terms in the same order, so the
+    # file is the same on every machine.
+    sums: dict[int, list[float]] = {}
+    total = [0, 0.0, 0.0]
+    for p in predictions(rated):
+        ll, br = log_loss_term(p.expected, p.score), (p.expected - p.score) ** 2
+        year = sums.setdefault(p.year, [0, 0.0, 0.0])
+        for acc in (year, total):
+            acc[0] += 1
+            acc[1] += ll
+            acc[2] += br
+    rows = [_row("all", total)]
+    rows += [_row(str(y), sums[y]) for y in sorted(sums)]
+    return rows
+
+
+def _row(period: str, acc: list[float]) -> Accuracy:
+    n = int(acc[0])
+    if not n:
+        return Accuracy(period, 0, None, None)
+    return Accuracy(period, n, acc[1] / n, acc[2] / n)
+
+
+def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
+    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in accuracy(rated)]
