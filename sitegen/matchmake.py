@@ -144,7 +144,9 @@ def parse_queue(f: TomlFile, roster: Roster, problems: Problems) -> Queue | None
         where = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p)
                         for i, p in enumerate(path))
         label = f"ticket[{table[1]}]" + (f".{where}" if where else "") if table else where
-        problems.add(f.rel, message, line=f.locate(*path, table=table), field=label or None)
+        # A top-level key that is missing has no line of its own (the file's first line is not it).
+        line = None if table is None and path and path[0] not in data else f.locate(*path, table=table)
+        problems.add(f.rel, message, line=line, field=label or None)
 
     for key in sorted(set(data) - set(TOP_KEYS)):
         report((key,), unknown_key(key, TOP_KEYS))
