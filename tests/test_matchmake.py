@@ -376,3 +376,26 @@ def test_byte_identical_output(make_site, capsys):
     assert len(outputs) == 1
     outputs = {matchmake(capsys, root, text, "--format", fmt)[1] for fmt in ("json", "json")}
     assert len(outputs) == 1
+
+
+def test_simulation_smoke_run_is_reproducible(tmp_path):
+    """scripts/matchmake_sim.py --quick: runs, writes its report, chart and figures, the same twice."""
+    import importlib.util
+
+    from helpers import REPO
+
+    spec = importlib.util.spec_from_file_location("matchmake_sim", REPO / "scripts" / "matchmake_sim.py")
+    sim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sim)
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"run{k}"
+        assert sim.main(["--quick", "--out", str(out)]) == 0
+        outs.append({p.name: p.read_bytes() for p in out.iterdir()})
+    assert outs[0] == outs[1] and set(outs[0]) == {"report.md", "results.json", "pareto.svg"}
+    results = json.loads(outs[0]["results.json"])
+    rows = {r["name"]: r for r in results["main"]}
+    assert set(rows) == {"fifo", "sort", "seed (defaults)", "seed, platform mode"}
+    for r in rows.values():
+        assert r["lobbies"] > 0 and 0 <= r["win_spread"] <= 1 and r["wait_p50"] <= r["wait_p90"] <= r["wait_p99"]
+    assert outs[0]["pareto.svg"].startswith(b"<svg")
