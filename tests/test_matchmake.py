@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -386,6 +387,7 @@ def test_simulation_smoke_run_is_reproducible(tmp_path):
 
     spec = importlib.util.spec_from_file_location("matchmake_sim", REPO / "scripts" / "matchmake_sim.py")
     sim = importlib.util.module_from_spec(spec)
+    sys.modules["matchmake_sim"] = sim          # dataclasses look their module up there
     spec.loader.exec_module(sim)
     outs = []
     for k in range(2):
