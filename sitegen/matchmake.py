@@ -15,6 +15,7 @@ function (``form_lobbies``) that the simulation (scripts/matchmake_sim.py) calls
 from __future__ import annotations
 
 import math
+import tomllib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ MAX_TICKETS = 20_000
 
 TOP_KEYS = ("now", "lobby_size", "platform_mode", "rank_threshold", "ping_threshold", "expand_after", "ticket")
 TICKET_KEYS = ("name", "ping", "platform", "joined")
-MAX_PLATFORM = 64
+MAX_PLATFORM = 64               # free text like a name, and bounded like one (rating.base.MAX_NAME)
 MAX_SECONDS = 10 ** 9           # expand_after: about 30 years, far past any queue
 DATE_WANTED = "a date-time such as 2026-03-01T20:00:00Z (or a date such as 2026-03-01)"
 
@@ -104,8 +105,6 @@ def read_queue_file(path: Path, shown: str, problems: Problems) -> TomlFile | No
     except OSError as exc:
         problems.add(shown, f"cannot be read: {exc.strerror or exc}")
         return None
-    import tomllib
-
     text = text.removeprefix("\ufeff")
     too_deep = deep_dotted_key(text)
     if too_deep is not None:
@@ -448,7 +447,8 @@ def matchmake(root: Path, league: str, queue_path: Path, shown: str) -> tuple[Qu
         known = sorted(p.name for p in (root / "matches").iterdir() if (p / "league.toml").is_file())
         raise UsageError(f"unknown league {league!r}; leagues: {', '.join(known) or 'none'}")
     if not queue_path.is_file():
-        what = "is a folder" if queue_path.is_dir() else "does not exist"
+        what = ("is a folder" if queue_path.is_dir() else "is not a regular file" if queue_path.exists()
+                else "does not exist")
         raise UsageError(f"queue file {shown} {what}; give the path of a queue file (a TOML file with now, "
                          "lobby_size and [[ticket]] tables)")
 

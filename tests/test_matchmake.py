@@ -401,3 +401,35 @@ def test_simulation_smoke_run_is_reproducible(tmp_path):
     for r in rows.values():
         assert r["lobbies"] > 0 and 0 <= r["win_spread"] <= 1 and r["wait_p50"] <= r["wait_p90"] <= r["wait_p99"]
     assert outs[0]["pareto.svg"].startswith(b"<svg")
+
+
+# --- any queue file: exit 0 or 1, never a traceback -------------------------------------
+
+VALUES = ['2026-03-01T20:00:00Z', '2026-03-01T19:59:00+01:00', '2026-03-02', '20:00:00', '1999-01-01T00:00:00',
+          '0', '1', '2', '-1', '3', '1000001', '0.5', '1e308', 'inf', 'nan', 'true', 'false', '"pc"', '""', '"  "',
+          '"2026-03-01"', '[1, 2]', '{ a = 1 }', '"Ana"', '"ana_old"', '"Zoë"', '9223372036854775807']
+TOP = ["now", "lobby_size", "platform_mode", "rank_threshold", "ping_threshold", "expand_after", "nwo"]
+TICKET = ["name", "ping", "platform", "joined", "region"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.dictionaries(st.sampled_from(TOP), st.sampled_from(VALUES)),
+       st.lists(st.dictionaries(st.sampled_from(TICKET), st.sampled_from(VALUES)), max_size=5))
+def test_any_queue_file_is_answered_cleanly(top, tickets):
+    from sitegen.config import Roster
+    from sitegen.load import TomlFile
+    from sitegen.matchmake import parse_queue
+    from sitegen.problems import Problems
+    import tomllib
+    from pathlib import Path
+
+    text = "".join(f"{k} = {v}\n" for k, v in top.items())
+    text += "".join("\n[[ticket]]\n" + "".join(f"{k} = {v}\n" for k, v in t.items()) for t in tickets)
+    problems = Problems()
+    queue = parse_queue(TomlFile(Path("q.toml"), "q.toml", text, tomllib.loads(text)), Roster(), problems)
+    assert (queue is None) == bool(problems)
+    for p in problems:
+        assert p.file == "q.toml" and p.message
+        assert p.line is None or 1 <= p.line <= text.count("\n") + 1
+    if queue is not None:
+        assert len(queue.tickets) == len(tickets) and all(t.waited >= 0 for t in queue.tickets)
