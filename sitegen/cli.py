@@ -181,7 +181,7 @@ def cmd_matchmake(args: argparse.Namespace) -> int:
         print(f"sitegen matchmake: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except InvalidInput as exc:
-        return _report(exc, wrote=False, root=args.root)
+        return _report(exc, wrote=False, root=args.root, every=args.all)
     sys.stdout.write(render(table(queue.tickets, skill, result, integer), args.format))
     return EXIT_OK
 
@@ -297,6 +297,7 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("league", help="the league's folder name under matches/ (its slug)")
     m.add_argument("queue", metavar="QUEUE", help="the queue file (TOML), anywhere on disk")
     m.add_argument("--format", choices=("csv", "json"), default="csv", help="csv (default) or json")
+    m.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     m.set_defaults(func=cmd_matchmake)
     return p
 

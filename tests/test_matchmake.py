@@ -193,6 +193,15 @@ def test_one_bad_queue_file_each(make_site, capsys, text, want):
     assert want in err
 
 
+def test_many_problems_of_one_kind_are_cut_short_unless_all(make_site, capsys):
+    root = make_site(SITE)
+    text = queue_toml(*[(f"p{k}", -1, "pc", 5) for k in range(40)])
+    code, _, err = matchmake(capsys, root, text)
+    assert code == 1 and "… and 20 more of this kind, 40 in all" in err and "--all lists every one" in err
+    code, _, err = matchmake(capsys, root, text, "--all")
+    assert code == 1 and err.count("ping: must be an integer") == 40
+
+
 def test_a_bad_site_is_reported_with_the_queue(make_site, capsys):
     root = make_site({**SITE, "matches/ladder/bad.toml": "[[match]]\nplayed = 2026-01-03\n"})
     code, _, err = matchmake(capsys, root, queue_toml(("Ana", -1, "pc", 5)))
