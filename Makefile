@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium lint-workflows bench fuzz demo-data f1-data lighthouse clean
+.PHONY: site serve test install install-test chromium lint-workflows bench fuzz demo-data f1-data lighthouse matchmake-sim clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,5 +71,10 @@ lighthouse: install chromium
 	cd scripts/lighthouse && npm ci --no-audit --no-fund
 	CHROME_PATH=$(CHROMIUM) $(PY) scripts/lighthouse.py
 
+# The matchmaking simulation (seeded, about 30 s): sitegen matchmake's lobbies against FIFO and
+# sort-and-slice, a threshold sweep, and the Pareto chart the Matchmaking spec page shows.
+matchmake-sim: install
+	$(PY) scripts/matchmake_sim.py --out build/matchmake-sim --chart templates/assets/matchmaking-pareto.svg
+
 clean:
-	rm -rf _site bench-out .pytest_cache
+	rm -rf _site bench-out build/matchmake-sim .pytest_cache

@@ -172,6 +172,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_matchmake(args: argparse.Namespace) -> int:
+    from .matchmake import UsageError, matchmake, render, table
+
+    try:
+        queue, skill, result, integer = matchmake(args.root, args.league, Path(args.queue), args.queue)
+    except UsageError as exc:
+        print(f"sitegen matchmake: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidInput as exc:
+        return _report(exc, wrote=False, root=args.root, every=args.all)
+    sys.stdout.write(render(table(queue.tickets, skill, result, integer), args.format))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sitegen",
@@ -272,6 +286,19 @@ def parser() -> argparse.ArgumentParser:
                    help="append to this match file under matches/LEAGUE/ (created if missing) "
                         "instead of printing")
     n.set_defaults(func=cmd_new_match)
+
+    m = sub.add_parser("matchmake", help="lobbies from a queue of players, printed as CSV or JSON",
+                       description="Rate the league, read a queue file (now, lobby_size, platform_mode, "
+                                   "[[ticket]] tables) and print the lobbies the seed's matchmaking forms: "
+                                   "one row per ticket, waiting tickets with an empty lobby. Writes nothing. "
+                                   "Exit 0 when done, 1 on an invalid site or queue file, 2 on a bad argument "
+                                   "or an unknown league.")
+    common(m)
+    m.add_argument("league", help="the league's folder name under matches/ (its slug)")
+    m.add_argument("queue", metavar="QUEUE", help="the queue file (TOML), anywhere on disk")
+    m.add_argument("--format", choices=("csv", "json"), default="csv", help="csv (default) or json")
+    m.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
+    m.set_defaults(func=cmd_matchmake)
     return p
 
 
