@@ -13,14 +13,13 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..limits import MAX_COUNT, MAX_WEIGHT
+from ..limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent,
     Reporter, check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries,
     positive, valid_fields, value_text, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value,
     rating_value, MAX_NAME,
 )
-from ..limits import MAX_POOL, MAX_RATING
 
 SCORES = (1, 0.5, 0)
 MARGINS = ("none", "538-nfl", "538-nba")
@@ -344,5 +343,18 @@ class Elo(MatchSystem):
         return "win" if s == 1 else "draw" if s == 0.5 else "loss"
 
     def headline(self, match: Match) -> str:
-        (a, b), s = match.players, match.entries[0]["score"]
+        (a, b), (ea, eb) = match.players, match.entries
+        if ea.get("points") is not None and eb.get("points") is not None:    # a score reads as a score
+            return f"{a} {_points(ea['points'])}\u2013{_points(eb['points'])} {b}"
+        s = ea["score"]
         return f"{a} and {b} draw" if s == 0.5 else f"{a} beats {b}" if s == 1 else f"{b} beats {a}"
+
+    def result(self, match: Match, index: int) -> str:
+        mine, theirs = match.entries[index], match.entries[1 - index]
+        if mine.get("points") is not None and theirs.get("points") is not None:
+            return f"{_points(mine['points'])}\u2013{_points(theirs['points'])}"
+        return ""
+
+
+def _points(p: float) -> str:
+    return f"{int(p)}" if float(p).is_integer() else f"{p:g}"
