@@ -152,13 +152,17 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     leagues = [league_view(r, site.roster) for r in rated]
     content = list(site.content)
     specs = {p.system: p for p in content if p.system}
-    nav_pages = [p for p in content if not p.system]
+    # The header names the leagues and the site's own pages; the guides under spec/ that belong
+    # to no one system (matchmaking) are listed in the footer with the systems' pages.
+    nav_pages = [p for p in content if not p.system and not p.url.startswith("spec/")]
+    guides = [p for p in content if not p.system and p.url.startswith("spec/")]
     common = {
         "site": settings,
         "base_url": base,               # "https://owner.github.io/repo/", or "" when unknown
         "leagues": leagues,
         "specs": specs,
         "nav_pages": nav_pages,
+        "guides": guides,
         "system_labels": SYSTEM_LABELS,
         "term_labels": TERM_LABELS,
         "system_explain": SYSTEM_EXPLAIN,

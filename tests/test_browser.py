@@ -301,7 +301,7 @@ def test_chart_is_drawn_on_player_pages(sites, tab):
         assert "drawn" in (chart.get_attribute("class") or "").split(), f"/{path}: class 'drawn' not set"
         assert chart.locator("svg").count() == 1, f"/{path}: no svg in div.vega"
         rows = t.page.locator("section[aria-labelledby=games-h] tbody tr")
-        rated = rows.count() - rows.filter(has_text="rated with").count()
+        rated = rows.count() - rows.filter(has=t.page.locator("td.chg.meta")).count()
         points = chart.locator("svg g.mark-symbol path").count()
         assert rated > 0 and points == rated, f"/{path}: {points} points for {rated} rated games"
         if path.endswith("ashford/"):

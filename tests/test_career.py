@@ -279,8 +279,8 @@ def _page(out: Path, url: str) -> str:
 
 
 def _games_rows(html: str) -> list[int]:
-    table = html.split('<table class="changes">', 1)[1].split("</table>", 1)[0]
-    return [int(n) for n in re.findall(r'<tr>\s*<td class="num">(\d+)</td>', table)]
+    table = html.split('<table class="changes games">', 1)[1].split("</table>", 1)[0]
+    return [int(n) for n in re.findall(r'<tr>\s*<td class="num opt">(\d+)</td>', table)]
 
 
 def _links(html: str, rel: str) -> list[str]:
@@ -324,7 +324,7 @@ def test_opponents_page_lists_every_opponent(make_site, tmp_path):
     out = tmp_path / "out"
     build(elo_site(make_site, games), out)
     html = _page(out, "leagues/x/players/hero/opponents/")
-    cells = re.findall(r'<tr><td><a href="[^"]+">([^<]*)</a></td><td>(\d+)</td>', html)
+    cells = re.findall(r'<tr><td><a href="[^"]+" class="name" title="[^"]*">([^<]*)</a></td><td>(\d+)</td>', html)
     assert cells == [("Ana", "15"), ("Zoë", "15"), ("{{ x }}", "15"), ("&lt;b&gt;Bad&lt;/b&gt; &amp; &#34;Co&#34;", "2")]
     assert "<h1>Opponents of Hero</h1>" in html
     assert 'class="h2h"' in _page(out, "leagues/x/players/hero/")

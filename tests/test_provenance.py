@@ -92,7 +92,8 @@ def test_match_page_names_file_line_and_the_commit_that_last_changed_it(repo, tm
     text = page(out, "a-2")
     assert provenance_of(text) == (f"Provenance: matches/lg/a.toml line 5, last changed in commit {jan[:7]} "
                                    "on 2026-01-01 12:00 UTC: Results of the first days.")
-    assert f'<a href="{URL}/blob/{jan}/matches/lg/a.toml#L5"><code>matches/lg/a.toml</code></a>' in text
+    assert (f'<a href="{URL}/blob/{jan}/matches/lg/a.toml#L5" class="name" title="matches/lg/a.toml">'
+            '<code>matches/lg/a.toml</code></a>') in text
     assert f'<a href="{URL}/commit/{jan}"><code>{jan[:7]}</code></a>' in text
     assert '<time datetime="2026-01-01T12:00:00Z">2026-01-01 12:00 UTC</time>' in text
     assert feb not in text and feb[:7] not in text
@@ -328,7 +329,7 @@ def test_outside_a_repository_there_is_no_provenance_and_no_noise(plain_site, tm
     assert {r["commit"] for r in matches_json(out).values()} == {None}
     text = page(out, "a-2")
     assert provenance_of(text) == "" and "uncommitted" not in text and "/blob/" not in text
-    assert "<code>matches/lg/a.toml</code>, match 2 (line 5)" in text      # file and line all the same
+    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text      # file and line all the same
     assert build_line(out) == ""
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""
