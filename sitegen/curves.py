@@ -105,8 +105,9 @@ def openskill_curve() -> Curve:
                  tuple(rows),
                  "How much a win raises a player's mean skill μ, computed by the openskill package with "
                  "the default parameters. A win the model expected (a large gap) earns little; an upset "
-                 "earns up to σ² / c. Uncertain players move far more than settled ones, and a player "
-                 "of a team of four carries a smaller part of the team's uncertainty.",
+                 "earns up to σ² / c. Uncertain players move far more than settled ones. In four against "
+                 "four the teams' gap is four players' gaps and c holds eight players' uncertainty, so "
+                 "a player moves less at every gap.",
                  y_format=",.2f")
 
 
