@@ -47,15 +47,51 @@ class Row:
     provisional: bool
     active: bool
     movement: Movement
-    spread: float | None     # half-width of the 95% interval (2 RD); None where the system has none
+    spread: float | None     # half-width of the interval (2 RD, 3 sigma); None where the system has none
+    centre: float | None = None     # the interval's middle: the rating itself, or openskill's mu
 
     @property
     def low(self) -> float | None:
-        return None if self.spread is None else self.player.rating - self.spread
+        return None if self.spread is None else self._centre - self.spread
 
     @property
     def high(self) -> float | None:
-        return None if self.spread is None else self.player.rating + self.spread
+        return None if self.spread is None else self._centre + self.spread
+
+    @property
+    def _centre(self) -> float:
+        return self.player.rating if self.centre is None else self.centre
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """How sure a system is of a rating, as the board words it."""
+
+    head: str                # beside "Rating" in the table's header
+    legend: str              # the legend's line
+    name: str                # "95% interval"
+    term: str                # the standings term the spread comes from
+    width: float             # spread = width * that term
+    centre: str | None = None    # the standings term at the middle; None: the rating itself
+
+    @property
+    def centred(self) -> bool:
+        return self.centre is None
+
+
+# By the standings term that measures the uncertainty. openskill's rating is the interval's
+# lower end, mu - 3 sigma, so its board shows the mean and the spread apart from it.
+INTERVALS = {
+    "rd": Interval("± 2 RD", "± 2 RD: the 95% interval of the rating (rating − 2 RD to rating + 2 RD).",
+                   "95% interval", "rd", 2.0),
+    "sigma": Interval("μ ± 3σ", "μ ± 3σ: the 99.7% interval of the skill (μ − 3σ to μ + 3σ); the rating "
+                      "is its lower end, μ − 3σ, a skill the player has almost surely reached.",
+                      "99.7% interval", "sigma", 3.0, centre="mu"),
+}
+
+
+def interval_of(standing_terms: tuple[str, ...]) -> Interval | None:
+    return next((INTERVALS[t] for t in standing_terms if t in INTERVALS), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +128,7 @@ class Board:
     by_period: bool
     provisional_rule: str                 # "fewer than 30 games", "an RD above 110"
     has_interval: bool
+    interval: Interval | None
     platforms: tuple[str, ...]
     regions: tuple[str, ...]
     tiers: tuple[Tier, ...]               # the tiers some player is in, lowest first
@@ -162,7 +199,8 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
 
     active_since = None if last is None else last - timedelta(days=settings.inactive_days)
     provisional, rule = _provisional(lv, settings)
-    has_interval = "rd" in lv.standing_terms
+    interval = interval_of(lv.standing_terms)
+    has_interval = interval is not None
     is_active = {p.name: active_since is not None and p.last_played is not None
                  and p.last_played >= active_since for p in lv.leaderboard}
     # The board ranks the active players among themselves (1, 2, 3, ... with ties shared), as
@@ -178,7 +216,8 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
             provisional=provisional(p), active=active,
             movement=_movement(active_start.get(p.name), active_rank[p.name], since) if active
             else _movement(start_rank.get(p.name), p.rank, since),
-            spread=2 * p.extra["rd"] if has_interval else None,
+            spread=interval.width * p.extra[interval.term] if interval else None,
+            centre=None if interval is None or interval.centred else p.extra[interval.centre],
         ))
     active = tuple(r for r in rows if r.active)
     inactive = tuple(r for r in rows if not r.active)
@@ -196,7 +235,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     return Board(
         settings=settings, active=active, inactive=inactive, last_played=last,
         active_since=active_since, window_start=start, since=since, by_period=by_period,
-        provisional_rule=rule, has_interval=has_interval,
+        provisional_rule=rule, has_interval=has_interval, interval=interval,
         platforms=tuple(sorted({p.platform for p in lv.leaderboard if p.platform})),
         regions=tuple(sorted({p.region for p in lv.leaderboard if p.region})),
         tiers=tuple(t for t in config.tiers if id(t) in held),

@@ -29,7 +29,7 @@ RECENT_GAMES = 100      # the chart's "last 100 games"
 
 # What a match's order says of two players where the system has no win or loss:
 # the better place (placement) or the higher score (glicko2, as its battles count).
-RANKED_BY = {"placement": ("place", 1), "glicko2": ("score", -1)}
+RANKED_BY = {"placement": ("place", 1), "glicko2": ("score", -1), "openskill": ("place", 1)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rating import arena, base, glicko2, lunaro
+from .rating import arena, base, glicko2, lunaro, openskill
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +88,34 @@ def arena_curve() -> Curve:
                  "game sizes. A losing player's game rating is 0.96 times this.", y_format=",.1f")
 
 
+def openskill_curve() -> Curve:
+    system = openskill.OpenSkill()
+    new = system.initial.sigma
+    rows = []
+    for size, sigma, label in ((1, new, f"1 v 1, new players (σ = {new:.2f})"),
+                               (1, 2.0, "1 v 1, settled players (σ = 2)"),
+                               (4, new, "4 v 4, new players")):
+        for gap in _steps(-20, 20, 80):
+            # The winners' skill is `gap` above the losers' for every player of the two teams.
+            winners = [openskill.Skill(system.initial.mu + gap / 2, sigma)] * size
+            losers = [openskill.Skill(system.initial.mu - gap / 2, sigma)] * size
+            after = openskill.update(system.model, [winners, losers], [1, 2])
+            rows.append({"x": gap, "y": after[0][0].mu - winners[0].mu, "series": label})
+    return Curve("Skill gap (each winner's μ minus each loser's)", "Change of a winner's μ", "Game",
+                 tuple(rows),
+                 "How much a win raises a player's mean skill μ, computed by the openskill package with "
+                 "the default parameters. A win the model expected (a large gap) earns little; an upset "
+                 "earns up to σ² / c. Uncertain players move far more than settled ones. In four against "
+                 "four the teams' gap is four players' gaps and c holds eight players' uncertainty, so "
+                 "a player moves less at every gap.",
+                 y_format=",.2f")
+
+
 CURVES: dict[str, Callable[[], Curve]] = {
     "lunaro": lunaro_curve,
     "elo": elo_curve,
     "placement": placement_curve,
     "glicko2": glicko2_curve,
     "arena": arena_curve,
+    "openskill": openskill_curve,
 }

@@ -360,6 +360,16 @@ def result(m: Match, system: Any, names: Callable[[str], str] = str) -> str:
     if kind == "glicko2":
         order = sorted(range(len(e)), key=lambda i: -e[i]["score"])
         return _first([f"{who[i]} {_amount(e[i]['score'])}" for i in order])
+    if kind == "openskill":
+        sides: dict[int, list[int]] = {}
+        for i, entry in enumerate(e):
+            sides.setdefault(entry["team"], []).append(i)
+        ranked = sorted(sides, key=lambda t: (e[sides[t][0]]["place"], t))   # a tie as listed
+        def side(members: list[int]) -> str:      # "Ann & Bo": the commas part the teams
+            names = [who[i] for i in members]
+            return " & ".join(names if len(names) <= LOBBY else names[:LOBBY] + [f"{len(names) - LOBBY} more"])
+
+        return _first([f"{e[sides[t][0]]['place']}. {side(sides[t])}" for t in ranked], " teams")
     if kind == "arena":
         teams: dict[int, list[int]] = {}
         for i, entry in enumerate(e):

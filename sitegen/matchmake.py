@@ -297,7 +297,8 @@ def skill(config: LeagueConfig, standings: dict[str, Any], tickets: Sequence[Tic
     """The ratings of the tickets' players and the system's expected-score terms.
 
     ``standings`` maps a player to their Standing in the rated league; a name not in it
-    is a new player with the system's initial rating (its own initial RD for glicko2).
+    is a new player with the system's initial rating (its own initial RD for glicko2, initial
+    mu and sigma for openskill).
     """
     system, name = config.system, config.system_name
     ratings, strength, slope = [], [], []
@@ -311,6 +312,16 @@ def skill(config: LeagueConfig, standings: dict[str, Any], tickets: Sequence[Tic
             strength.append(r)
             slope.append(g(rd / SCALE) / SCALE)
             continue
+        if name == "openskill":
+            # Plackett-Luce for two players: P(a ahead) = 1 / (1 + e^(-(mu_a - mu_b) / c)) with
+            # c^2 = sigma_a^2 + sigma_b^2 + 2 beta^2; the opponent's sigma stands for both
+            # (*interpretation*, as glicko2 takes g of the opponent's RD alone).
+            mu = s.extra["mu"] if s is not None else system.initial.mu
+            sigma = s.extra["sigma"] if s is not None else system.initial.sigma
+            ratings.append(s.rating if s is not None else system.initial.ordinal)
+            strength.append(mu)
+            slope.append(1.0 / math.sqrt(2.0 * sigma * sigma + 2.0 * system.beta * system.beta))
+            continue
         if name == "arena":
             r = s.rating if s is not None else ARENA_NEW
         else:
@@ -321,7 +332,7 @@ def skill(config: LeagueConfig, standings: dict[str, Any], tickets: Sequence[Tic
         strength.append(ability(r, t.ping, system.ping_influence) if name == "lunaro" else r)
         slope.append(LN10_400)
     arr = lambda xs: np.array(xs, dtype=float)     # noqa: E731
-    return Skill(arr(ratings), arr(strength), arr(slope), name != "glicko2")
+    return Skill(arr(ratings), arr(strength), arr(slope), name not in ("glicko2", "openskill"))
 
 
 # --- forming lobbies ---------------------------------------------------------------

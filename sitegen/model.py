@@ -143,6 +143,11 @@ class LeagueView:
     has_teams: bool = False
 
     @property
+    def places(self) -> int:
+        """Decimals of a rating shown on its own (board, player page, home)."""
+        return getattr(self.config.system, "rating_places", 0)
+
+    @property
     def recent(self) -> list[MatchView]:
         return self.matches[::-1][:RECENT]
 

@@ -312,7 +312,11 @@ def _render(system: type[System], example: Example, groups: list[list[str]], whe
     lines.append("# Each [[match.teams]] below is a team; each player in it:")
     lines.extend(f"#   {a}" for a in about)
     for i, team in enumerate(groups):
-        lines += ["", "[[match.teams]]", _line(f"won = {toml_value(i == 0)}", "true on the winning team only")]
+        if example.team_key == "place":
+            key = _line(f"place = {i + 1}", "1 for the winners; equal places tie")
+        else:
+            key = _line(f"won = {toml_value(i == 0)}", "true on the winning team only")
+        lines += ["", "[[match.teams]]", key]
         lines.extend(players(team))
     return "\n".join(lines) + "\n"
 

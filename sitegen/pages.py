@@ -38,6 +38,7 @@ SYSTEM_LABELS = {
     "placement": "Placement Elo",
     "glicko2": "Glicko-2",
     "arena": "Arena stats rating",
+    "openskill": "OpenSkill (Plackett-Luce)",
 }
 # One sentence under each match's table: where its numbers come from.
 SYSTEM_EXPLAIN = {
@@ -52,6 +53,8 @@ SYSTEM_EXPLAIN = {
                "follow Glicko-2 from all of a player's battles in the rating period.",
     "arena": "Each game rating comes from kills, assists, deaths and betrayals through the arctangent "
              "scale; a player's rating is the mean of all their game ratings.",
+    "openskill": "Each player's skill is a belief, mean μ and uncertainty σ, updated by the openskill "
+                 "package's Plackett-Luce model from the teams' places; the rating is μ − 3σ.",
 }
 TERM_LABELS = {
     "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K",
@@ -59,9 +62,11 @@ TERM_LABELS = {
     "rd_before": "RD before", "rd_after": "RD after",
     "volatility_before": "σ before", "volatility_after": "σ after",
     "rd": "RD", "volatility": "Volatility σ",
+    "mu_before": "μ before", "mu_after": "μ after", "sigma_before": "σ before", "sigma_after": "σ after",
+    "mu": "Mean μ", "sigma": "Uncertainty σ",
 }
 # Decimals of the standings' own columns: RD reads like a rating, volatility moves in the 5th place.
-STANDING_DECIMALS = {"rd": 1, "volatility": 5}
+STANDING_DECIMALS = {"rd": 1, "volatility": 5, "mu": 2, "sigma": 2}
 
 
 RESULTS_PER_PAGE = 200

@@ -37,6 +37,8 @@ DEFAULTS = {
     "glicko2": {"initial_rating": 1500, "initial_rd": 350, "initial_volatility": 0.06, "tau": 0.6,
                 "period": "week", "score_transform": "sine", "epsilon": 0.000001},
     "arena": {"assist_weight": 1, "death_weight": 1 / 3, "betrayal_weight": 1, "loss_penalty": 0.96},
+    "openskill": {"mu": 25, "sigma": 25 / 3, "beta": 25 / 6, "tau": 25 / 300, "kappa": 0.0001,
+                  "limit_sigma": False},
 }
 
 ELO_COLUMNS = ["expected", "score", "k", "challenger", "home", "margin_multiplier", "weight", "reverted_from"]
@@ -368,8 +370,33 @@ def replay_arena(d: Demo) -> None:
             counts[row["player"]] = counts.get(row["player"], 0) + 1
 
 
+def replay_openskill(d: Demo) -> None:
+    """The openskill package is the formula's documented implementation: the auditor calls it
+    on the teams and places of each match file, as its documentation shows."""
+    from openskill.models import PlackettLuce
+
+    p = d.params
+    model = PlackettLuce(mu=p["mu"], sigma=p["sigma"], beta=p["beta"], tau=p["tau"], kappa=p["kappa"],
+                         limit_sigma=p["limit_sigma"])
+    held: dict[str, object] = {}
+    for key, rows in d.events():
+        m = d.matches[key]
+        names = [[d.name(pl["name"]) for pl in team["players"]] for team in m["teams"]]
+        assert [r["player"] for r in rows] == [n for team in names for n in team]
+        before = [[held.get(n) or model.rating() for n in team] for team in names]
+        start = [(r.mu, r.sigma) for team in before for r in team]
+        rated = model.rate(before, ranks=[team["place"] for team in m["teams"]], limit_sigma=p["limit_sigma"])
+        after = [r for team in rated for r in team]
+        for row, (mu, sigma), r in zip(rows, start, after):
+            common(row, mu - 3 * sigma, r.mu - 3 * r.sigma)
+            for column, value in (("mu_before", mu), ("mu_after", r.mu), ("sigma_before", sigma),
+                                  ("sigma_after", r.sigma)):
+                close(row, column, value)
+            held[row["player"]] = r
+
+
 REPLAY = {"lunaro": replay_lunaro, "elo": replay_elo, "placement": replay_placement,
-          "glicko2": replay_glicko2, "arena": replay_arena}
+          "glicko2": replay_glicko2, "arena": replay_arena, "openskill": replay_openskill}
 
 
 def demo_league(tmp_path: Path, slug: str) -> Demo:

@@ -479,6 +479,7 @@ class Example:
     keys: tuple[ExampleKey, ...] = ()
     rules: tuple[str, ...] = ()
     teams: bool = False           # players are listed in teams of { won, players }
+    team_key: str = "won"         # what ranks the teams: "won" (true or false) or "place" (1, 2, ...)
 
 
 def player_shape(fields: Sequence[Field]) -> str:
@@ -588,6 +589,9 @@ class MatchSystem:
     has_outcomes: ClassVar[bool] = True
     match_keys: ClassVar[tuple[str, ...]] = ("players",)
     standing_terms: ClassVar[tuple[str, ...]] = ()
+    # Decimals of a rating shown on its own (the board, a player's page): none on the
+    # Elo-like scales of hundreds of points; more where a whole scale spans a few dozen.
+    rating_places: ClassVar[int] = 0
     # Whether league.toml's [initial] may name starting ratings (CONTRACT section 8): every
     # system with an initial rating; arena has none (a rating is a mean of game ratings).
     has_initial: ClassVar[bool] = True
