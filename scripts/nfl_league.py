@@ -50,6 +50,7 @@ import io
 import math
 import re
 import sys
+import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,7 @@ class Model:
     data: Path
     out: Path
     sport: str
+    restart_note: str = ""     # what is known of the data's restarts, for the description
 
     def multiplier(self, margin: float, d: float, draw: bool) -> float:
         """FiveThirtyEight's margin-of-victory multiplier; d is the winner's Elo edge, home included."""
@@ -92,7 +94,9 @@ K = 20
 REVERSION_MEAN = 1505
 MODELS = {
     "nfl": Model("nfl", "NFL (FiveThirtyEight Elo)", 65, "538-nfl", 1 / 3,
-                 SHARED / "fivethirtyeight_nfl" / "nfl_elo.csv", SITE / "matches" / "nfl", "NFL"),
+                 SHARED / "fivethirtyeight_nfl" / "nfl_elo.csv", SITE / "matches" / "nfl", "NFL",
+                 "FiveThirtyEight's own replay code (fivethirtyeight/nfl-elo-game, `forecast.py`) "
+                 "sets these same ratings by hand as \"between-season reversions of unknown origin\"."),
     "nba": Model("nba", "NBA (FiveThirtyEight Elo)", 100, "538-nba", 1 / 4,
                  SHARED / "fivethirtyeight_nba" / "nba_elo.csv", SITE / "matches" / "nba", "NBA"),
 }
@@ -311,6 +315,8 @@ def describe(model: Model, games: list[Game], rp: Replay) -> str:
         for r in rp.restarts:
             text.append(f"- {r.team} on {r.game.date}: formula {r.replayed:.3f}, published "
                         f"{r.published:.3f}; continues as \"{r.player}\".")
+        if model.restart_note:
+            text += ["", model.restart_note]
     if rp.breaks:
         text += ["", f"**Published changes the formula does not give** ({len(rp.breaks)}): these games' "
                      "post-game ratings here differ from FiveThirtyEight's by more than 0.01, and the "
@@ -320,7 +326,10 @@ def describe(model: Model, games: list[Game], rp: Replay) -> str:
             text.append(f"- {g.date} {g.team1} {g.score[0]}–{g.score[1]} {g.team2}: formula "
                         f"{b.replayed[0]:.3f} / {b.replayed[1]:.3f}, published {g.post[0]:.3f} / "
                         f"{g.post[1]:.3f}.")
-    return "\n".join(text) + "\n"
+    # Paragraphs and list items wrapped for reading in the file; markdown joins the lines again.
+    wrapped = [textwrap.fill(line, 92, subsequent_indent="  " if line.startswith("- ") else "",
+                             break_on_hyphens=False) if line else line for line in text]
+    return "\n".join(wrapped) + "\n"
 
 
 def league_toml(model: Model, games: list[Game], rp: Replay) -> str:
