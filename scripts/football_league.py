@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import re
 import sys
 import unicodedata
@@ -105,17 +106,68 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
+COLUMNS = ("date", "home_team", "away_team", "home_score", "away_score", "tournament", "city", "country",
+           "neutral")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def is_date(text: str) -> bool:
+    """YYYY-MM-DD, and a day the calendar has."""
+    try:
+        return bool(DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+MAX_NAME = 64       # CONTRACT section 3: a player's name
+
+
+class BadData(Exception):
+    """Rows the converter cannot read; ``problems`` are "path:LINE: field: what; allowed"."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
 def read_results(data: Path) -> list[Result]:
-    """Played matches in the file's order (a row without scores, a fixture not yet played, is left out)."""
-    with open(data / "results.csv", encoding="utf-8", newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    out = []
-    for row in rows:
-        if not (row["home_score"].isdigit() and row["away_score"].isdigit()):
-            continue
-        out.append(Result(row["date"], nfc(row["home_team"]), nfc(row["away_team"]), int(row["home_score"]),
-                          int(row["away_score"]), nfc(row["tournament"]), nfc(row["city"]), nfc(row["country"]),
-                          row["neutral"].strip().upper() == "TRUE"))
+    """Played matches in the file's order; a row whose scores are both NA or empty (a fixture
+    not played yet) is left out, and every row that cannot be read is reported by BadData."""
+    path = data / "results.csv"
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+        if missing:
+            raise BadData([f"{path}:1: header: missing the columns {', '.join(missing)}; results.csv has "
+                           f"{', '.join(COLUMNS)}"])
+        out, problems = [], []
+        for row in reader:
+            line = reader.line_num
+            scores = (row["home_score"] or "", row["away_score"] or "")
+            if all(v.strip() in ("", "NA") for v in scores):
+                continue
+            bad = []
+            if not is_date(row["date"] or ""):
+                bad.append(f"date: {row['date']!r} is not a date; allowed: YYYY-MM-DD")
+            home, away = nfc(row["home_team"] or ""), nfc(row["away_team"] or "")
+            for key, name in (("home_team", home), ("away_team", away)):
+                if not 0 < len(name) <= MAX_NAME:
+                    bad.append(f"{key}: {name!r}; allowed: a name of 1 to {MAX_NAME} characters")
+            if home and home == away:
+                bad.append(f"away_team: {away!r} is also the home team; allowed: two different teams")
+            for key, value in zip(("home_score", "away_score"), scores):
+                if not (value.isascii() and value.isdigit()):
+                    bad.append(f"{key}: {value!r} is not a score; allowed: a whole number >= 0 (NA in both "
+                               "for a match not played yet)")
+            neutral = (row["neutral"] or "").strip().upper()
+            if neutral not in ("TRUE", "FALSE"):
+                bad.append(f"neutral: {row['neutral']!r}; allowed: TRUE or FALSE")
+            if bad:
+                problems += [f"{path}:{line}: {row['date']} {home}-{away}: {b}" for b in bad]
+                continue
+            out.append(Result(row["date"], home, away, int(scores[0]), int(scores[1]),
+                              nfc(row["tournament"] or "") or "Unknown tournament", nfc(row["city"] or ""),
+                              nfc(row["country"] or ""), neutral == "TRUE"))
+    if problems:
+        raise BadData(problems)
     return out
 
 
@@ -240,7 +292,14 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.data / "results.csv").is_file():
         print(f"{args.data}: missing results.csv", file=sys.stderr)
         return 1
-    files = convert(args.data)
+    try:
+        files = convert(args.data)
+    except BadData as exc:
+        print("\n".join(exc.problems), file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        print(f"{args.data}: cannot be read: {exc}", file=sys.stderr)
+        return 1
     args.out.mkdir(parents=True, exist_ok=True)
     for old in args.out.iterdir():
         if old.is_file() and YEAR_FILE.fullmatch(old.name):

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import gzip
 import io
 import math
@@ -121,23 +122,98 @@ class Game:
     score: tuple[int, int]
 
 
+COLUMNS = ("date", "season", "neutral", "playoff", "team1", "team2", "elo1_pre", "elo2_pre",
+           "elo1_post", "elo2_post", "score1", "score2")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def is_date(text: str) -> bool:
+    """YYYY-MM-DD, and a day the calendar has."""
+    try:
+        return bool(DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+TEAM = re.compile(r"[A-Za-z0-9]{1,8}")     # FiveThirtyEight's franchise codes: "KC", "RII"
+
+
+class BadData(Exception):
+    """The CSV has rows the converter cannot read; ``problems`` are "path:LINE: field: what; allowed"."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def _rating(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and 0 < value < 10000 else None
+
+
+def _whole(text: str) -> int | None:
+    """A whole number >= 0, as FiveThirtyEight writes scores and seasons ("48.0" or "48")."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if math.isfinite(value) and 0 <= value <= 1_000_000 and value.is_integer() else None
+
+
 def read_games(path: Path) -> list[Game]:
-    """Played games in the file's order; scores written as floats ("48.0") become integers."""
+    """Played games in the file's order; scores written as floats ("48.0") become integers.
+
+    Rows without scores or post-game ratings (games not played yet) are left out. Every row
+    that cannot be read is reported, with its line, by BadData.
+    """
     raw = path.read_bytes()
     if path.suffix == ".gz":
         raw = gzip.decompress(raw)
-    games = []
-    reader = csv.DictReader(io.StringIO(raw.decode("utf-8"), newline=""))
-    for line, row in enumerate(reader, start=2):
-        if not row["score1"] or not row["elo1_post"]:
+    reader = csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline=""))
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise BadData([f"{path}:1: header: missing the columns {', '.join(missing)}; FiveThirtyEight's Elo "
+                       f"CSV has {', '.join(COLUMNS)}"])
+    games, problems = [], []
+    for row in reader:
+        line = reader.line_num
+        if not row["score1"] and not row["score2"]:
+            continue
+        bad = []
+        date = row["date"] or ""
+        if not is_date(date):
+            bad.append(f"date: {date!r} is not a date; allowed: YYYY-MM-DD")
+        season = _whole(row["season"] or "")
+        if season is None:
+            bad.append(f"season: {row['season']!r} is not a year; allowed: a whole number such as 1920 or 1920.0")
+        for key in ("team1", "team2"):
+            if not TEAM.fullmatch(row[key] or ""):
+                bad.append(f"{key}: {row[key]!r} is not a team code; allowed: 1 to 8 letters or digits")
+        if row["team1"] and row["team1"] == row["team2"]:
+            bad.append(f"team2: {row['team2']!r} is also team1; allowed: two different teams")
+        values = {}
+        for key in ("elo1_pre", "elo2_pre", "elo1_post", "elo2_post"):
+            values[key] = _rating(row[key] or "")
+            if values[key] is None:
+                bad.append(f"{key}: {row[key]!r} is not a rating; allowed: a number between 0 and 10000")
+        for key in ("score1", "score2"):
+            values[key] = _whole(row[key] or "")
+            if values[key] is None:
+                bad.append(f"{key}: {row[key]!r} is not a score; allowed: a whole number >= 0")
+        if (row["neutral"] or "") not in ("True", "False", "1", "0"):
+            bad.append(f"neutral: {row['neutral']!r}; allowed: True, False, 1 or 0")
+        if bad:
+            problems += [f"{path}:{line}: {date or '?'} {row['team1']}-{row['team2']}: {b}" for b in bad]
             continue
         games.append(Game(
-            line, row["date"], int(float(row["season"])), row["neutral"] in ("True", "1"),
-            row["playoff"] not in ("", "False", "0"), row["team1"], row["team2"],
-            (float(row["elo1_pre"]), float(row["elo2_pre"])),
-            (float(row["elo1_post"]), float(row["elo2_post"])),
-            (int(float(row["score1"])), int(float(row["score2"]))),
+            line, date, season, row["neutral"] in ("True", "1"),
+            (row["playoff"] or "") not in ("", "False", "0"), row["team1"], row["team2"],
+            (values["elo1_pre"], values["elo2_pre"]), (values["elo1_post"], values["elo2_post"]),
+            (int(values["score1"]), int(values["score2"])),
         ))
+    if problems:
+        raise BadData(problems)
     return games
 
 
@@ -205,7 +281,7 @@ class Replay:
     breaks: list[Break]                  # games whose published post-game ratings the formula does not give
 
 
-def replay(model: Model, games: list[Game]) -> Replay:
+def replay(model: Model, games: list[Game], source: Path | str = "data") -> Replay:
     """The model as CONTRACT section 8 computes it, with a restart wherever the published pre differs."""
     player: dict[str, str] = {}          # team -> its current player name
     rating: dict[str, float] = {}        # player -> rating
@@ -236,7 +312,14 @@ def replay(model: Model, games: list[Game]) -> Replay:
         diff = rating[a] - rating[b] + h
         expected = 1.0 / (1.0 + 10.0 ** (-diff / 400.0))
         result = 1.0 if g.score[0] > g.score[1] else 0.5 if g.score[0] == g.score[1] else 0.0
-        mult = model.multiplier(abs(g.score[0] - g.score[1]), diff if result == 1 else -diff, result == 0.5)
+        try:
+            mult = model.multiplier(abs(g.score[0] - g.score[1]), diff if result == 1 else -diff, result == 0.5)
+        except (ZeroDivisionError, ValueError):
+            mult = -1.0
+        if not mult > 0:     # an underdog 2,200 (NFL) or 1,250 (NBA) points below winning
+            raise BadData([f"{source}:{g.row}: {g.date} {g.team1}-{g.team2}: the {model.margin} margin "
+                           f"multiplier leaves its domain (the winner {abs(diff):.0f} Elo points below); "
+                           "allowed: games the formula can rate"])
         shift = K * mult * (result - expected)
         rating[a] += shift
         rating[b] -= shift
@@ -359,7 +442,7 @@ def league_toml(model: Model, games: list[Game], rp: Replay) -> str:
 def convert(model: Model, data: Path) -> tuple[dict[str, str], Replay]:
     """{file name: text} of the league folder, and the replay (restarts and breaks)."""
     games = chain_order(read_games(data))
-    rp = replay(model, games)
+    rp = replay(model, games, data)
     seasons: dict[int, list[str]] = defaultdict(list)
     seen: set[str] = set()
     for g, names in zip(games, rp.players):
@@ -395,7 +478,14 @@ def main(argv: list[str] | None = None) -> int:
     if not data.is_file():
         print(f"{data}: no such file", file=sys.stderr)
         return 1
-    files, rp = convert(model, data)
+    try:
+        files, rp = convert(model, data)
+    except BadData as exc:
+        print("\n".join(exc.problems), file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError, gzip.BadGzipFile, csv.Error) as exc:
+        print(f"{data}: cannot be read: {exc}", file=sys.stderr)
+        return 1
     write(out, files)
     for r in rp.restarts:
         print(f"{data}:{r.game.row}: restart: {r.team} on {r.game.date}: the formula gives {r.replayed:.4f}, "

@@ -9,13 +9,16 @@ elo1_post and elo2_post.
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
-import shutil
+import math
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from helpers import REPO
 from sitegen.build import check, rate
@@ -167,3 +170,99 @@ def test_conversion_is_deterministic_and_regenerates_the_example(tmp_path):
     assert on_disk == first
     if full.is_file():
         assert conv.convert(conv.MODELS["nfl"], full)[0] == first
+
+
+# ---------------------------------------------------------------------------
+# Synthetic histories: FiveThirtyEight's formula written out again here, independently of
+# the converter and of sitegen, produces the "published" columns.
+# ---------------------------------------------------------------------------
+
+HEADER = "date,season,neutral,playoff,team1,team2,elo1_pre,elo2_pre,elo1_post,elo2_post,score1,score2\n"
+
+
+def published(key: str, games: list[tuple[int, int, int, bool, int, int]], starts: dict[int, float]) -> str:
+    """CSV rows for (season, team1, team2, neutral, score1, score2), rated by FiveThirtyEight's model."""
+    hfa, w = (65, 1 / 3) if key == "nfl" else (100, 1 / 4)
+    elo, season_of, rows = dict(starts), {}, []
+    for day, (season, t1, t2, neutral, s1, s2) in enumerate(games):
+        for t in (t1, t2):
+            if t in season_of and season_of[t] != season:
+                elo[t] = elo[t] * (1 - w) + 1505 * w
+            season_of[t] = season
+        pre = elo[t1], elo[t2]
+        diff = pre[0] - pre[1] + (0 if neutral else hfa)
+        p = 1 / (10 ** (-diff / 400) + 1)
+        res = 1 if s1 > s2 else 0.5 if s1 == s2 else 0
+        d = diff if res == 1 else -diff
+        if key == "nfl":
+            mult = math.log(max(abs(s1 - s2), 1) + 1) * (2.2 / (1 if res == 0.5 else d * 0.001 + 2.2))
+        else:
+            mult = (abs(s1 - s2) + 3) ** 0.8 / (7.5 if res == 0.5 else 7.5 + 0.006 * d)
+        shift = 20 * mult * (res - p)
+        elo[t1], elo[t2] = pre[0] + shift, pre[1] - shift
+        date = (datetime.date(2000, 1, 1) + datetime.timedelta(days=day)).isoformat()
+        rows.append(f"{date},{season}.0,{neutral},,T{t1},T{t2},{pre[0]!r},{pre[1]!r},{elo[t1]!r},{elo[t2]!r},"
+                    f"{s1}.0,{s2}.0\n")
+    return HEADER + "".join(rows)
+
+
+@st.composite
+def histories(draw):
+    n = draw(st.integers(2, 5))
+    starts = {t: draw(st.floats(1200, 1800, allow_nan=False)) for t in range(n)}
+    games, season = [], 2000
+    for _ in range(draw(st.integers(1, 25))):
+        season += draw(st.sampled_from([0, 0, 0, 1, 2]))
+        t1, t2 = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+        games.append((season, t1, t2, draw(st.booleans()), draw(st.integers(0, 60)), draw(st.integers(0, 60))))
+    return starts, games
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["nfl", "nba"]), history=histories())
+def test_any_history_of_the_formula_is_reproduced(tmp_path_factory, key, history):
+    """Whatever the games (ties, neutral sites, seasons skipped), sitegen gives the formula's
+    post-game ratings, and the converter finds nothing to restart."""
+    starts, games = history
+    root = tmp_path_factory.mktemp("synthetic")
+    data = root / "games.csv"
+    data.write_text(published(key, games, starts), encoding="utf-8")
+    files, rp, read, rated = build_league(root, key, data)
+    assert rp.restarts == [] and rp.breaks == []
+    assert mismatches(files, rp, read, rated) == []
+    after = post_ratings(rated)
+    for g, names, event in zip(read, rp.players, rated.events):
+        assert after[event.key][names[0]] == pytest.approx(g.post[0], abs=1e-6)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=histories(), jump=st.floats(0.02, 300) | st.floats(-300, -0.02))
+def test_a_published_rating_off_the_formula_restarts_the_team(tmp_path_factory, history, jump):
+    starts, games = history
+    text = published("nfl", games, starts).splitlines(keepends=True)
+    last = text[-1].split(",")
+    if not any(g[1] == games[-1][1] or g[2] == games[-1][1] for g in games[:-1]):
+        return       # the team's first game: its published rating is where it starts, nothing to restart
+    last[6] = repr(float(last[6]) + jump)
+    text[-1] = ",".join(last)
+    root = tmp_path_factory.mktemp("jump")
+    (root / "games.csv").write_text("".join(text), encoding="utf-8")
+    files, rp, read, rated = build_league(root, "nfl", root / "games.csv")
+    assert [(r.team, r.game.row) for r in rp.restarts] == [(last[4], len(text))]
+    assert tomllib.loads(files["league.toml"])["initial"][rp.restarts[0].player] == float(last[6])
+
+
+def test_unreadable_rows_are_reported_with_their_lines(tmp_path, capsys):
+    data = tmp_path / "bad.csv"
+    data.write_text(HEADER + "1920-09-26,1920.0,False,,RII,STP,1503.947,1300.0,1516.108,1287.838,48.0,0.0\n"
+                             "1920-02-30,x,maybe,,RII,RII,abc,1300.0,1516.108,,48.5,-1\n"
+                             "1920-10-03,1920.0,False,,DAY,COL,1493.002,1504.908,,,,\n", encoding="utf-8")
+    assert conv.main(["--data", str(data), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert all(line.startswith(f"{data}:3: 1920-02-30 RII-RII: ") for line in err)
+    assert [line.split(": ")[2] for line in err] == [
+        "date", "season", "team2", "elo1_pre", "elo2_post", "score1", "score2", "neutral"]
+    assert not (tmp_path / "out").exists()
+    data.write_text("a,b\n1,2\n", encoding="utf-8")
+    assert conv.main(["--data", str(data), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err.startswith(f"{data}:1: header: missing the columns date, season")

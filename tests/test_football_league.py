@@ -149,3 +149,15 @@ def test_committed_league_beats_the_baseline_since_1990():
 def test_committed_league_is_regenerated_byte_for_byte():
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in COMMITTED.iterdir() if p.suffix == ".toml"}
     assert on_disk == fb.convert(FULL_DATA)
+
+
+def test_unreadable_rows_are_reported_with_their_lines(tmp_path, capsys):
+    (tmp_path / "results.csv").write_text(
+        "date,home_team,away_team,home_score,away_score,tournament,city,country,neutral\n"
+        "1872-11-30,Scotland,England,0,0,Friendly,Glasgow,Scotland,FALSE\n"
+        "1872-11-31,Scotland,Scotland,1,x,Friendly,Glasgow,Scotland,yes\n", encoding="utf-8")
+    assert fb.main(["--data", str(tmp_path), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert all(line.startswith(f"{tmp_path / 'results.csv'}:3: 1872-11-31 Scotland-Scotland: ") for line in err)
+    assert [line.split(": ")[2] for line in err] == ["date", "away_team", "away_score", "neutral"]
+    assert not (tmp_path / "out").exists()
