@@ -336,8 +336,7 @@ def replay(model: Model, games: list[Game], source: Path | str = "data") -> Repl
 
 def number(value: float) -> str:
     """A rating as FiveThirtyEight published it (shortest repr of the float read)."""
-    text = repr(float(value))
-    return text
+    return repr(float(value))
 
 
 def match_id(g: Game, seen: set[str]) -> str:
