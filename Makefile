@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium lint-workflows bench fuzz demo-data f1-data lighthouse matchmake-sim clean
+.PHONY: site serve test install install-test chromium lint-workflows bench fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,17 @@ demo-data: $(VENV)/bin/python
 f1-data: $(VENV)/bin/python
 	$(PY) scripts/f1_league.py
 
+# The real leagues (a second site root, examples/real-leagues): FiveThirtyEight's NFL Elo
+# (CC BY 4.0) and international football since 1872 (CC0 1.0), read from ../shared/data,
+# converted, measured (football's log loss against a plain Elo) and built into
+# examples/real-leagues/_site.
+REAL_DATA ?= ../shared/data
+real-leagues: install
+	$(PY) scripts/nfl_league.py --data $(REAL_DATA)/fivethirtyeight_nfl/nfl_elo.csv
+	$(PY) scripts/football_league.py --data $(REAL_DATA)/intl_football
+	$(PY) scripts/football_logloss.py
+	$(VENV)/bin/sitegen build --root examples/real-leagues --out examples/real-leagues/_site
+
 # Lighthouse scores of the demo site: a measurement, not a test (`make test` leaves it out).
 # Needs node and npm; Lighthouse comes from the registry at the version scripts/lighthouse/package-lock.json pins.
 lighthouse: install chromium
@@ -77,4 +88,4 @@ matchmake-sim: install
 	$(PY) scripts/matchmake_sim.py --out build/matchmake-sim --chart templates/assets/matchmaking-pareto.svg
 
 clean:
-	rm -rf _site bench-out build/matchmake-sim .pytest_cache
+	rm -rf _site bench-out build/matchmake-sim .pytest_cache examples/real-leagues/_site
