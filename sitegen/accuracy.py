@@ -220,7 +220,8 @@ def calibration(preds: Iterable[Prediction], bins: int = BINS) -> list[Calibrati
     s_sum = [0.0] * bins
     for p in preds:
         e, s = neutral_side(p)
-        i = min(int(e * bins), bins - 1) if e > 0 else 0
+        # Rounded first: 1 - 0.8 is 0.19999999999999996, which belongs on the 0.2 bound all the same.
+        i = min(max(int(round(e * bins, 9)), 0), bins - 1)
         n[i] += 1
         e_sum[i] += e
         s_sum[i] += s
