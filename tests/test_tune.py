@@ -123,3 +123,24 @@ def test_values_read_as_toml_and_bare_words_as_text():
     with pytest.raises(UsageError):
         parse_params(["k=" + ",".join(str(i) for i in range(1, 40)), "initial=" + ",".join(str(i) for i in range(40))],
                      SYSTEMS["elo"].params, "elo")
+
+
+def test_a_combination_whose_math_runs_away_has_empty_scores_and_a_problem(tmp_path, monkeypatch):
+    import sitegen.baselines as baselines
+    from sitegen.rating.base import RatingDiverged
+    from sitegen.tune import diverged_problems, render
+
+    real = baselines.replay
+
+    def replay(league, overrides):
+        if overrides["k"] == 40:
+            raise RatingDiverged("2024-W10", "a rating")
+        return real(league, overrides)
+
+    monkeypatch.setattr(baselines, "replay", replay)
+    league = check(site(tmp_path)).leagues[0]
+    result = sweep(league, parse_params(["k=20,40"], league.config.system.params, "elo"), workers=1)
+    assert result.trials[1].score is None and result.trials[1].diverged == "2024-W10"
+    assert render(result, "csv").splitlines()[2] == "40,,,,"
+    [problem] = diverged_problems(result)
+    assert problem.file == "matches/l/league.toml" and "k = 40" in problem.message and "2024-W10" in problem.message
