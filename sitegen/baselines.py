@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .accuracy import (
     Accuracy, CalibrationBin, Prediction, calibration, coin_flip, predictions, predicts, summarize,
@@ -31,6 +31,9 @@ from .history import RatedLeague, rate_league
 from .rating.base import RatingDiverged, expected
 from .rating.elo import new_ratings
 from .validate import League
+
+if TYPE_CHECKING:
+    from .tune import Sweep
 
 # Plain Elo's K: the seed's K for an established player below the master threshold
 # (seed 001, Elo adjustments; CONTRACT section 4 `elo`, k_standard = 20), the K most
@@ -101,6 +104,7 @@ class Comparison:
     models: tuple[Model, ...]         # the league, its second baseline, the coin flip
     calibration: tuple[CalibrationBin, ...]
     defaults_equal: bool              # the league's parameters are the defaults: plain Elo stands in
+    sweep: "Sweep | None" = None      # league.toml's [tune], replayed as `sitegen tune` does
 
 
 def compare(rated: RatedLeague) -> Comparison | None:
@@ -121,4 +125,16 @@ def compare(rated: RatedLeague) -> Comparison | None:
         else:
             models.append(Model("default", "Default parameters", tuple(summarize(predictions(default)))))
     models.append(Model("coin-flip", "Coin flip", tuple(summarize(coin_flip(own)))))
-    return Comparison(tuple(models), tuple(calibration(own)), same)
+    return Comparison(tuple(models), tuple(calibration(own)), same, curator_sweep(rated))
+
+
+def curator_sweep(rated: RatedLeague) -> "Sweep | None":
+    """league.toml's [tune], one replay per combination, in this process: a build stays one
+    process (`sitegen serve` rebuilds in a thread), and [tune] is kept small (config.MAX_TUNE)."""
+    from .tune import sweep
+
+    config = rated.league.config
+    if not config.tune:
+        return None
+    declared = {p.name: p for p in config.system.params}
+    return sweep(rated.league, [(declared[name], values) for name, values in config.tune], workers=1)

@@ -13,6 +13,7 @@ from itertools import combinations
 
 from .accuracy import Accuracy, CalibrationBin, accuracy, predicts
 from .baselines import PLAIN_K, Comparison, Model, default_params
+from .tune import Sweep
 from .config import Roster
 from .data import ledger
 from .groupings import next_groupings
@@ -80,6 +81,8 @@ class AccuracyPage:
     changed: tuple[ParamChange, ...]  # the league's parameters that differ from the defaults
     plain_k: int
     total: int                        # predictions in all
+    sweep: Sweep | None = None        # league.toml's [tune]
+    sweep_rows: tuple[tuple[str, ...], ...] = ()   # its parameter values as TOML writes them, per trial
 
 
 MEASURES = (
@@ -114,7 +117,9 @@ def accuracy_page(league: LeagueView, comparison: Comparison) -> AccuracyPage:
                     for name, value in config.params.items() if value != defaults[name])
     return AccuracyPage(accuracy_url(league), f"data/{config.slug}/accuracy.csv", PREDICTION[config.system_name],
                         comparison.models, tuple(measures), comparison.calibration, comparison.defaults_equal,
-                        changed, PLAIN_K, periods[0].predictions)
+                        changed, PLAIN_K, periods[0].predictions, comparison.sweep,
+                        tuple(tuple(toml_text(v) for v in t.values) for t in comparison.sweep.trials)
+                        if comparison.sweep else ())
 
 
 @dataclass(frozen=True, slots=True)

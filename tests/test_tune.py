@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 
@@ -144,3 +145,57 @@ def test_a_combination_whose_math_runs_away_has_empty_scores_and_a_problem(tmp_p
     assert render(result, "csv").splitlines()[2] == "40,,,,"
     [problem] = diverged_problems(result)
     assert problem.file == "matches/l/league.toml" and "k = 40" in problem.message and "2024-W10" in problem.message
+
+
+# --- [tune] in league.toml: the accuracy page's sweep ---------------------------------
+
+def test_the_tune_table_of_league_toml_is_the_sweep_on_the_accuracy_page(tmp_path):
+    from sitegen.build import build
+
+    root = site(tmp_path, params="k = 20")
+    with open(root / "matches/l/league.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[tune]\nk = [10, 20]\nk_of = ["challenger", "each"]\n')
+    build(root, root / "_site")
+    page = (root / "_site" / "leagues" / "l" / "accuracy" / "index.html").read_text(encoding="utf-8")
+    section = page[page.index('<section aria-labelledby="sweep-h">'):]
+    section = section[:section.index("</section>")]
+    cli = read_csv(run_cli("tune", "l", "--param", "k=10,20", "--param", "k_of=challenger,each",
+                           "--root", str(root), "--format", "csv").stdout)
+    rows = re.findall(r"<tr( class=\"current\")?>(.*?)</tr>", section.split("<tbody>")[1])
+    assert len(rows) == len(cli) == 4
+    for (current, cells), r in zip(rows, cli):
+        texts = re.findall(r'<td class="num">([^<]*)</td>', cells)
+        assert texts[:2] == [f"{float(r['log_loss']):.4f}", f"{float(r['brier']):.4f}"]
+        assert texts[2] == f"{100 * float(r['accuracy']):.1f}%"
+        assert bool(current) == (r["k"] == "20" and r["k_of"] == "challenger")
+    # The league itself is still rated with its [params].
+    assert read_csv((root / "_site" / "data" / "l" / "accuracy.csv").read_text(encoding="utf-8"))[0]["log_loss"] \
+        == [r for r in cli if r["k"] == "20" and r["k_of"] == "challenger"][0]["log_loss"]
+
+
+@pytest.mark.parametrize("tune, said", [
+    ("kk = [10]", "tune.kk: unknown parameter for system 'elo'; did you mean 'k'?"),
+    ("k = [0, 20]", 'tune.k[0]: must be a number > 0 and at most 10,000, or "fide", got 0'),
+    ("k = [20, 20]", "tune.k[1]: 20 is listed twice"),
+    ("k = 20", "tune.k: must be a non-empty list of values to try"),
+    ("k = [1, 2, 3, 4, 5]\ninitial = [1, 2, 3, 4, 5]", "25 combinations of values; every build replays each, so at most 24"),
+])
+def test_a_bad_tune_table_is_a_problem_of_league_toml(tmp_path, tune, said):
+    from tests.helpers import problems_of
+
+    root = site(tmp_path)
+    with open(root / "matches/l/league.toml", "a", encoding="utf-8") as fh:
+        fh.write(f"\n[tune]\n{tune}\n")
+    texts = [str(p) for p in problems_of(root)]
+    assert any(said in t and t.startswith("matches/l/league.toml:") for t in texts), texts
+
+
+def test_an_arena_league_may_not_tune(tmp_path):
+    from tests.helpers import problems_of
+
+    root = write_files(tmp_path / "a", {
+        "matches/a/league.toml": league_toml("arena") + "\n[tune]\nloss_penalty = [0.9, 1]\n",
+        "matches/a/m.toml": '[[match]]\nplayed = 2025-01-01\nscore_to_win = 1\n'
+                            'teams = [{ won = true, players = [{ name = "X", kills = 1, deaths = 0 }] },'
+                            ' { won = false, players = [{ name = "Y", kills = 0, deaths = 1 }] }]\n'})
+    assert any("arena predicts no pairs" in str(p) for p in problems_of(root))
