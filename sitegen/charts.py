@@ -112,3 +112,36 @@ def distribution_chart(bins) -> dict[str, Any]:
         {"low": b.low, "high": b.high, "players": b.count, "range": f"{b.low:g} to below {b.high:g}"}
         for b in bins]}
     return spec
+
+
+CALIBRATION = "calibration"
+
+
+@functools.cache
+def _calibration_spec() -> dict[str, Any]:
+    data = alt.Data(name=CALIBRATION)
+    percent = alt.Scale(domain=[0, 1], nice=False)
+    x = alt.X("predicted:Q", title="Predicted chance", scale=percent, axis=alt.Axis(format="%", tickCount=5))
+    y = alt.Y("observed:Q", title="Observed result", scale=percent, axis=alt.Axis(format="%", tickCount=5))
+    # Where a perfectly calibrated rating would put every bin: what it predicts comes true as often.
+    diagonal = alt.Chart(alt.Data(values=[{"predicted": 0, "observed": 0}, {"predicted": 1, "observed": 1}])
+                         ).mark_line(strokeDash=[4, 4], color="#888", strokeWidth=1).encode(x=x, y=y)
+    tooltip = [alt.Tooltip("range:N", title="Predicted"),
+               alt.Tooltip("predictions:Q", title="Predictions", format=","),
+               alt.Tooltip("predicted:Q", title="Mean predicted", format=".1%"),
+               alt.Tooltip("observed:Q", title="Observed", format=".1%")]
+    bins = alt.Chart(data).mark_line(strokeWidth=2, point=alt.OverlayMarkDef(filled=True, size=40)).encode(
+        x=x, y=y, tooltip=tooltip)
+    chart = alt.layer(diagonal, bins).properties(width="container", height="container")
+    return _configured(chart)
+
+
+def calibration_chart(bins) -> dict[str, Any]:
+    """A league's calibration (``accuracy.CalibrationBin`` values): mean predicted chance of
+    each bin against its mean result, the empty bins left out, beside the diagonal."""
+    spec = copy.copy(_calibration_spec())
+    spec["datasets"] = {**spec.get("datasets", {}), CALIBRATION: [
+        {"predicted": round(b.predicted, 6), "observed": round(b.observed, 6), "predictions": b.predictions,
+         "range": f"{b.low:.0%} to {b.high:.0%}"}
+        for b in bins if b.predictions]}
+    return spec

@@ -186,6 +186,24 @@ def cmd_matchmake(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_tune(args: argparse.Namespace) -> int:
+    from .tune import UsageError, diverged_problems, render, tune
+
+    try:
+        result = tune(args.root, args.league, args.param or [])
+    except UsageError as exc:
+        for line in str(exc).splitlines():
+            print(f"sitegen tune: error: {line}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidInput as exc:
+        return _report(exc, wrote=False, root=args.root, every=args.all)
+    sys.stdout.write(render(result, args.format))
+    ran_away = diverged_problems(result)
+    if ran_away:
+        return _report(InvalidInput(ran_away), wrote=False, root=args.root, every=args.all)
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sitegen",
@@ -299,6 +317,23 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--format", choices=("csv", "json"), default="csv", help="csv (default) or json")
     m.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     m.set_defaults(func=cmd_matchmake)
+
+    t = sub.add_parser("tune", help="how well the ratings would predict with other parameters",
+                       description="Replay the league once for every combination of the values given "
+                                   "(all cores at once) and print each one's log loss, Brier score and "
+                                   "accuracy (share of predictions on the right side of 50%%, ties half), "
+                                   "scored as data/LEAGUE/accuracy.csv scores the league's own. Writes "
+                                   "nothing. Exit 0 when done, 1 on an invalid site (or a combination whose "
+                                   "math runs away), 2 on an unknown league, parameter or value.")
+    common(t)
+    t.add_argument("league", help="the league's folder name under matches/ (its slug)")
+    t.add_argument("--param", action="append", metavar="NAME=V1,V2",
+                   help="a parameter of the league's system and the values to try, such as k=10,20,32,40; "
+                        "repeat it for more parameters (every combination is replayed)")
+    t.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                   help="text for a terminal (default), csv or json for tools")
+    t.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
+    t.set_defaults(func=cmd_tune)
     return p
 
 

@@ -95,6 +95,9 @@ class LeagueConfig:
     # [initial]: each canonical name given a starting rating -> the key league.toml writes
     # (the name or an alias), to report a name that plays no match of the league.
     initial_keys: dict[str, str] = field(default_factory=dict)
+    # [tune]: a curator's parameter sweep for the accuracy page, (parameter, values) in the
+    # file's order; () when league.toml has none.
+    tune: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
     def tier_of(self, rating: float | None) -> Tier | None:
         """The last tier whose lower bound the rating reaches (CONTRACT section 2)."""
@@ -237,7 +240,10 @@ def _check_applies(source: SiteSource, league: LeagueSource, own: dict[str, Any]
                      field=f"{where}.provisional_games")
 
 
-LEAGUE_KEYS = ("name", "system", "description", "params", "tiers", "initial")
+LEAGUE_KEYS = ("name", "system", "description", "params", "tiers", "initial", "tune")
+# [tune] is replayed at every build, once per combination of its values: a handful of
+# parameters with a few values each. A big league takes a second or so a replay.
+MAX_TUNE = 24
 
 
 def league_config(league: LeagueSource, problems: Problems, roster: Roster | None = None) -> LeagueConfig | None:
@@ -300,6 +306,7 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
                 params[p.name] = p.default
 
     tiers = _tiers(data.get("tiers", []), bad)
+    tune = _tune(data.get("tune"), cls, bad) if cls is not None else ()
     description_html = ""
     try:
         # Curators' markdown: raw HTML is shown as text, never passed through.
@@ -321,7 +328,7 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
         slug=league.slug, name=name.strip(), system_name=system_name, system=system,
         params=params, explicit=frozenset(raw_params), description=description,
         description_html=description_html,
-        tiers=tiers, file=src.rel, initial_keys=initial_keys,
+        tiers=tiers, file=src.rel, initial_keys=initial_keys, tune=tune,
     )
 
 
@@ -417,6 +424,52 @@ def _salvaged_config(league: LeagueSource) -> LeagueConfig | None:
     params = {p.name: p.default for p in cls.params}
     return LeagueConfig(slug=league.slug, name=league.slug, system_name=cls.name, system=cls(**params),
                         params=params, explicit=frozenset(), file=f"matches/{league.slug}/league.toml")
+
+
+def _tune(raw: Any, cls: type[System], bad) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """[tune]: `param = [values]`, each value one the parameter accepts (as under [params]).
+
+    The accuracy page shows the league replayed with every combination of the values
+    (`sitegen tune` as the build runs it); the league's own parameters are unchanged.
+    """
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        bad("tune", f"must be a table of parameters and the values to try ([tune], then k = [10, 20, 32] on "
+                    f"lines of their own), got {value_text(raw)}")
+        return ()
+    if cls.name == "arena":
+        bad("tune", "arena predicts no pairs (a rating is a mean of game ratings): there is nothing to score "
+                    "a parameter by; remove [tune]")
+        return ()
+    declared = {p.name: p for p in cls.params}
+    out = []
+    combinations = 1
+    for key, values in raw.items():
+        if key not in declared:
+            bad("tune", f"unknown parameter for system {cls.name!r}; {did_you_mean(key, declared)}"
+                        f"allowed: {', '.join(declared)}", key)
+            continue
+        p = declared[key]
+        if not isinstance(values, list) or not values:
+            bad("tune", f"must be a non-empty list of values to try, such as {key} = [{toml_text(p.default)}], "
+                        f"got {value_text(values)}", key)
+            continue
+        good = []
+        for i, v in enumerate(values):
+            if not p.check(v):
+                bad("tune", f"must be {p.allowed}, got {value_text(v)}", key, i)
+            elif v in good:
+                bad("tune", f"{toml_text(v)} is listed twice", key, i)
+            else:
+                good.append(v)
+        if len(good) == len(values):
+            out.append((key, tuple(good)))
+            combinations *= len(good)
+    if combinations > MAX_TUNE:
+        bad("tune", f"{combinations} combinations of values; every build replays each, so at most {MAX_TUNE}")
+        return ()
+    return tuple(out)
 
 
 MAX_TIERS = 100      # the seed's ladder has seven

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from .accuracy import Accuracy, accuracy, predicts
+from .accuracy import Accuracy, CalibrationBin, accuracy, predicts
+from .baselines import PLAIN_K, Comparison, Model, default_params
+from .tune import Sweep
 from .config import Roster
 from .data import ledger
 from .groupings import next_groupings
 from .model import LeagueView, Link
 from .pools import Pool, opponent_pools
-from .rating.base import expected
+from .rating.base import expected, toml_text
 from .rating.glicko2 import Glicko, expected_score
 
 
@@ -35,6 +37,89 @@ class AccuracyView:
     rows: tuple[Accuracy, ...]    # "all" first, then each year, oldest first
     csv_url: str                  # site-relative: data/<league>/accuracy.csv
     prediction: str               # what one prediction is, in words
+    page_url: str = ""            # the league's accuracy page, with the baselines
+
+
+def accuracy_url(league: LeagueView) -> str:
+    return f"{league.url}accuracy/"
+
+
+@dataclass(frozen=True, slots=True)
+class MeasureRow:
+    period: str                       # "all" or a year
+    predictions: int
+    values: tuple[float | None, ...]  # one per model, in the page's model order
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """One table of the accuracy page: a measure by period, one column per model."""
+
+    key: str                          # log_loss, brier, accuracy
+    title: str
+    about: str
+    percent: bool                     # shown as a percentage (the right-side share)
+    rows: tuple[MeasureRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParamChange:
+    name: str
+    league: str                       # the league's value, as TOML writes it
+    default: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccuracyPage:
+    url: str
+    csv_url: str
+    prediction: str
+    models: tuple[Model, ...]         # the league, its second baseline, the coin flip
+    measures: tuple[Measure, ...]
+    calibration: tuple[CalibrationBin, ...]
+    defaults_equal: bool              # the second baseline is plain Elo
+    changed: tuple[ParamChange, ...]  # the league's parameters that differ from the defaults
+    plain_k: int
+    total: int                        # predictions in all
+    sweep: Sweep | None = None        # league.toml's [tune]
+    sweep_rows: tuple[tuple[str, ...], ...] = ()   # its parameter values as TOML writes them, per trial
+
+
+MEASURES = (
+    ("log_loss", "Log loss",
+     "the mean of −(S ln E + (1 − S) ln(1 − E)): a confident prediction that turns out wrong costs much "
+     "more than a cautious one. Lower is better; a coin flip scores ln 2 = 0.693 whatever happens.", False),
+    ("brier", "Brier score",
+     "the mean of (E − S)²: the squared distance between the predicted and the actual score. Lower is "
+     "better; a coin flip scores 0.25 where every game is won or lost, less where results can be "
+     "draws or shares.", False),
+    ("accuracy", "Right side of 50%",
+     "the share of predictions that favoured the side that did better (E and S on the same side of "
+     "0.5); a prediction of exactly 50% or a result of exactly half (a draw) counts half. Higher is "
+     "better; a coin flip scores 50%.", True),
+)
+
+
+def accuracy_page(league: LeagueView, comparison: Comparison) -> AccuracyPage:
+    """The accuracy page's view: every measure by period for the league and both baselines."""
+    config = league.config
+    periods = comparison.models[0].rows
+    by_model = [{r.period: r for r in m.rows} for m in comparison.models]
+    measures = []
+    for key, title, about, percent in MEASURES:
+        rows = tuple(
+            MeasureRow(p.period, p.predictions,
+                       tuple(getattr(rows[p.period], key) if p.period in rows else None for rows in by_model))
+            for p in periods)
+        measures.append(Measure(key, title, about, percent, rows))
+    defaults = default_params(config)
+    changed = tuple(ParamChange(name, toml_text(value), toml_text(defaults[name]))
+                    for name, value in config.params.items() if value != defaults[name])
+    return AccuracyPage(accuracy_url(league), f"data/{config.slug}/accuracy.csv", PREDICTION[config.system_name],
+                        comparison.models, tuple(measures), comparison.calibration, comparison.defaults_equal,
+                        changed, PLAIN_K, periods[0].predictions, comparison.sweep,
+                        tuple(tuple(toml_text(v) for v in t.values) for t in comparison.sweep.trials)
+                        if comparison.sweep else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +174,16 @@ class LeagueForecast:
         return self.pools.get(player)
 
 
-def league_forecast(league: LeagueView, roster: Roster) -> LeagueForecast:
+def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison | None = None) -> LeagueForecast:
+    """``comparison`` (baselines.compare), when the caller has it, saves scoring the predictions twice."""
     rated = league.rated
     system = rated.league.config.system
     links = {name: Link(name, pv.url) for name, pv in league.players.items()}
     view = None
     if predicts(rated):
-        view = AccuracyView(tuple(accuracy(rated)), f"data/{league.config.slug}/accuracy.csv",
-                            PREDICTION[system.name])
+        rows = comparison.models[0].rows if comparison else tuple(accuracy(rated))
+        view = AccuracyView(rows, f"data/{league.config.slug}/accuracy.csv",
+                            PREDICTION[system.name], accuracy_url(league))
     pools: dict[str, PoolView] = {}
     if system.name == "elo":
         for pool in opponent_pools(rated, ledger(rated)):

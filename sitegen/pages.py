@@ -13,10 +13,11 @@ from markupsafe import Markup
 from .career import LeagueCareers
 from .board import build_board
 from . import preview
-from .charts import distribution_chart, history_chart
+from .baselines import compare
+from .charts import calibration_chart, distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
-from .forecast import league_forecast
+from .forecast import accuracy_page, league_forecast
 from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
@@ -196,11 +197,17 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     for lv in leagues:
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug))
-        forecast = league_forecast(lv, site.roster)
+        comparison = compare(lv.rated)
+        forecast = league_forecast(lv, site.roster, comparison)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast,
              distribution=distribution_chart(board.distribution),
              distribution_preview=Markup(preview.distribution(board.distribution)))
+        if comparison is not None:
+            report = accuracy_page(lv, comparison)
+            page(f"{report.url}index.html", "accuracy.html", league=lv, spec=specs.get(lv.config.system_name),
+                 report=report, chart=calibration_chart(report.calibration),
+                 chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one folder per match; its own address leads to the list.

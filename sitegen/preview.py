@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from html import escape
 
+from .accuracy import CalibrationBin
 from .board import Bin
 
 PLOT = 86.0          # the plot's share of the box's height, in percent; the x labels take the rest
@@ -54,13 +55,13 @@ def _frame(plot: str, labels: list[str]) -> str:
             f'{plot}</svg>{"".join(labels)}</svg>')
 
 
-def _grid(lo: float, hi: float) -> tuple[str, list[str]]:
+def _grid(lo: float, hi: float, label=_label) -> tuple[str, list[str]]:
     """Horizontal grid lines with their values written just above them, at the left."""
     lines, labels = [], []
     for v in _ticks(lo, hi):
         y = 1000 - _scale(lo, hi, v)
         lines.append(f'<line class="grid" x1="0" x2="1000" y1="{y:.1f}" y2="{y:.1f}"/>')
-        labels.append(f'<text x="2" y="{y / 1000 * PLOT - 1.2:.2f}%">{escape(_label(v))}</text>')
+        labels.append(f'<text x="2" y="{y / 1000 * PLOT - 1.2:.2f}%">{escape(label(v))}</text>')
     return "".join(lines), labels
 
 
@@ -120,3 +121,20 @@ def curves(series: Sequence[Sequence[tuple[float, float]]], x_first: str, x_last
                     for j, (x, y) in enumerate(s))
         paths.append(f'<path class="line s{i % 6}" d="{d}"/>')
     return _frame(grid + "".join(paths), labels + _x_labels(x_first, x_last))
+
+
+def calibration(bins: Sequence[CalibrationBin]) -> str:
+    """A calibration chart: the diagonal of perfect calibration, then each bin's mean
+    predicted chance against its mean result as a line through points, both axes 0 to 100%."""
+    filled = [b for b in bins if b.predictions]
+    if not filled:
+        return ""
+    grid, labels = _grid(0.0, 1.0, lambda v: f"{v:.0%}")
+    xy = [(b.predicted * 1000, 1000 - b.observed * 1000) for b in filled]
+    d = "".join(("M" if i == 0 else "L") + f"{x:.1f} {y:.1f}" for i, (x, y) in enumerate(xy))
+    # Dots as round caps of empty segments: a circle would be stretched with the plot's box,
+    # a stroke that does not scale stays round at any width.
+    dots = "".join(f"M{x:.1f} {y:.1f}h0" for x, y in xy)
+    plot = (f'{grid}<line class="diagonal" x1="0" y1="1000" x2="1000" y2="0"/>'
+            f'<path class="line" d="{d}"/><path class="dots" d="{dots}"/>')
+    return _frame(plot, labels + _x_labels("0%", "100%"))

@@ -835,7 +835,7 @@ def test_match_of_another_system_names_the_league_system(make_site):
 @pytest.mark.parametrize("files, line", [
     ({"matches/lu/league.toml": league_toml("lunaro", extra="sytem = 1\n")},
      "matches/lu/league.toml:3: sytem: unknown key; did you mean 'system'? league.toml has: name, system, "
-     "description, params, tiers, initial"),
+     "description, params, tiers, initial, tune"),
     ({"matches/lu/league.toml": league_toml("lunaro", extra="k = 40\n")},
      "matches/lu/league.toml:3: k: unknown key; 'k' is a parameter of lunaro: write it under [params]"),
     ({"matches/lu/league.toml": league_toml("lunaro", params="ping_infuence = 200")},
