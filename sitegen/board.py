@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from .config import BoardSettings, Tier
+from .honest import RESAMPLES, bootstrap, grouped_ranks
 from .model import LeagueView, PlayerView
 
 # An inactive list longer than this starts collapsed; a few names are shown as they are.
@@ -48,6 +49,10 @@ class Row:
     active: bool
     movement: Movement
     spread: float | None     # half-width of the 95% interval (2 RD); None where the system has none
+    # The 95% interval (honest.py: ± 2 RD, or a bootstrap of the matches) and the rank it
+    # supports: 1 + the players of the same table significantly better. None for arena.
+    interval: tuple[float, float] | None = None
+    sure_rank: int | None = None
 
     @property
     def low(self) -> float | None:
@@ -91,7 +96,8 @@ class Board:
     since: str                            # "since 2025-05-01" or "in rating period 2024-W12"
     by_period: bool
     provisional_rule: str                 # "fewer than 30 games", "an RD above 110"
-    has_interval: bool
+    has_interval: bool                    # the rating's ± 2 RD (glicko2)
+    interval_kind: str | None             # "rd", "bootstrap" or None: where Row.interval comes from
     platforms: tuple[str, ...]
     regions: tuple[str, ...]
     tiers: tuple[Tier, ...]               # the tiers some player is in, lowest first
@@ -107,6 +113,11 @@ class Board:
     @property
     def rows(self) -> tuple[Row, ...]:
         return self.active + self.inactive
+
+    @property
+    def resamples(self) -> int:
+        """How many resamples a bootstrap interval comes from (the legend says so)."""
+        return RESAMPLES
 
     @property
     def collapsed(self) -> bool:
@@ -180,6 +191,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
             else _movement(start_rank.get(p.name), p.rank, since),
             spread=2 * p.extra["rd"] if has_interval else None,
         ))
+    rows, interval_kind = _honest(lv, rows, has_interval)
     active = tuple(r for r in rows if r.active)
     inactive = tuple(r for r in rows if not r.active)
 
@@ -196,7 +208,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     return Board(
         settings=settings, active=active, inactive=inactive, last_played=last,
         active_since=active_since, window_start=start, since=since, by_period=by_period,
-        provisional_rule=rule, has_interval=has_interval,
+        provisional_rule=rule, has_interval=has_interval, interval_kind=interval_kind,
         platforms=tuple(sorted({p.platform for p in lv.leaderboard if p.platform})),
         regions=tuple(sorted({p.region for p in lv.leaderboard if p.region})),
         tiers=tuple(t for t in config.tiers if id(t) in held),
@@ -208,6 +220,23 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
                          sorted(lv.leaderboard, key=lambda p: (-len(p.games), p.name))[:MOST_ACTIVE]),
         gainers=tuple(gainers[:MOVERS]), losers=tuple(losers[:MOVERS]),
     )
+
+
+def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[Row], str | None]:
+    """Each row's interval and grouped rank, counted like the board's rank: the active among
+    the active, the inactive among every player (as standings.csv)."""
+    if has_interval:
+        intervals = {r.player.name: (r.low, r.high) for r in rows}
+        kind = "rd"
+    else:
+        intervals = bootstrap(lv.rated)
+        kind = "bootstrap" if intervals else None
+    if kind is None:
+        return rows, None
+    among_all = grouped_ranks(intervals)
+    among_active = grouped_ranks({r.player.name: intervals[r.player.name] for r in rows if r.active})
+    return [replace(r, interval=intervals[r.player.name],
+                    sure_rank=(among_active if r.active else among_all)[r.player.name]) for r in rows], kind
 
 
 def _ranks(ratings: dict[str, float]) -> dict[str, int]:
