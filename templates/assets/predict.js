@@ -152,7 +152,7 @@
 
   function pair(ra, rb, ea, eb, scores, afters) {
     return { ra: ra, rb: rb, ea: ea, eb: eb, outcomes: scores.map(function (s) {
-      var x = afters(s);
+      var x = afters(s.value);
       return { score: s.value, label: s.label, changeA: x[0] - ra, changeB: x[1] - rb };
     }) };
   }
