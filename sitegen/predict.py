@@ -48,10 +48,10 @@ NEAREST = 10
 # The outcomes a pair's prediction is shown at: the first player's score S.
 OUTCOMES = (1.0, 0.5, 0.0)
 OUTCOME_LABELS = {
-    "lunaro": ("20–0", "equal goals", "0–20"),
+    "lunaro": ("20–0", "10–10", "0–20"),
     "elo": ("win", "draw", "loss"),
-    "placement": ("ahead", "tied", "behind"),
-    "glicko2": ("all the score", "equal scores", "none of it"),
+    "placement": ("1st", "tied", "2nd"),       # of a lobby of the two
+    "glicko2": ("all", "equal", "none"),         # battle score 1, ½ and 0
 }
 
 

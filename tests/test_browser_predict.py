@@ -21,6 +21,12 @@ pytest.importorskip("playwright.sync_api", reason="the playwright package is not
 
 from helpers import elo_match, league_toml, write_files  # noqa: E402
 from test_browser import VIEWPORTS, Tab, _QuietHandler  # noqa: E402
+from test_browser_phone import WIDE_TABLES  # noqa: E402
+
+
+def wide(page) -> list[str]:
+    """This feature's tables (and the board it adds a column to) that scroll sideways."""
+    return [w for w in page.evaluate(WIDE_TABLES) if w.split()[0] in ("predict-table", "nearest", "board")]
 from sitegen.build import build, check, rate  # noqa: E402
 from sitegen.predict import player_states, predict_lobby, predict_pair  # noqa: E402
 
@@ -172,6 +178,7 @@ def test_placement_lobby_equals_the_engine(served, tab, viewport):
             [lobby.after(i, n - place) - lobby.ratings[i] for place in range(1, n + 1)], abs=TOL)
     width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways at {viewport}: {width}"
+    assert wide(page) == []
     assert not t.problems, t.problems
 
 
@@ -181,3 +188,23 @@ def test_arena_says_it_has_no_predictor(served, tab):
     t.open(url + "leagues/arena/")
     assert t.page.locator("details.predict-box").count() == 0
     assert "no predictor" in t.page.locator("section.predictor").inner_text()
+
+
+@pytest.mark.parametrize("slug", ["duel", "ladder", "royale", "wvw", "home"])
+def test_phone_shows_predictions_without_sideways_scrolling(served, tab, slug):
+    url, rated = served
+    names = [r.standing.player for r in rated[slug].standings]
+    t = tab("phone")
+    page = open_predictor(t, url + f"leagues/{slug}/")
+    # The longest names: the worst case for the table's width.
+    a, b = sorted(names, key=len)[-2:]
+    page.fill("#predict-p1", a)
+    page.fill("#predict-p2", b)
+    page.wait_for_selector(".predict-out table tbody tr")
+    assert wide(page) == [], "the predictor's table scrolls sideways"
+    page.goto(url + f"leagues/{slug}/")
+    href = page.locator("table.board tbody tr th a").first.get_attribute("href")
+    page.goto(url + f"leagues/{slug}/" + href)
+    assert page.locator("table.nearest tbody tr").count() == min(10, len(names) - 1)
+    assert wide(page) == [], "the nearest-rated table scrolls sideways"
+    assert not t.problems, t.problems

@@ -143,4 +143,4 @@ def test_two_builds_are_byte_identical(tmp_path):
     for slug in ("duel", "ladder", "royale"):
         a = (tmp_path / "a" / "leagues" / slug / "index.html").read_bytes()
         assert a == (tmp_path / "b" / "leagues" / slug / "index.html").read_bytes()
-        assert b"Rank (CI)" in a and b"95% interval" in a
+        assert b"Rank (CI)" in a and b"95% interval of the rating: " in a

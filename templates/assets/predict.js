@@ -193,8 +193,8 @@
   }
 
   function scoresFor() {
-    var std = system === "lunaro" ? ["20–0", "equal goals", "0–20"]
-      : system === "glicko2" ? ["all the score", "equal scores", "none of it"] : ["win", "draw", "loss"];
+    var std = system === "lunaro" ? ["20–0", "10–10", "0–20"]
+      : system === "glicko2" ? ["all", "equal", "none"] : ["win", "draw", "loss"];
     var scores = [{ value: 1, label: std[0] }, { value: 0.5, label: std[1] }, { value: 0, label: std[2] }];
     if (system === "lunaro") {
       var goals = form.querySelectorAll("input[data-goals]");
@@ -239,9 +239,10 @@
     var what = system === "lunaro" ? "Expected goal share" : system === "glicko2" ? "Expected battle score" : "Expected score";
     var summary = el("p", null, { "class": "predict-expected", "data-expected-a": String(r.ea), "data-expected-b": String(r.eb) });
     summary.appendChild(el("span", what + ": "));
-    summary.appendChild(el("span", a.n + " " + fmtE(r.ea), { "class": "name" }));
-    summary.appendChild(el("span", " · "));
-    summary.appendChild(el("span", b.n + " " + fmtE(r.eb), { "class": "name" }));
+    summary.appendChild(el("span", a.n, { "class": "name" }));
+    summary.appendChild(el("span", " (" + fmtRating(r.ra) + ") " + fmtE(r.ea) + " · "));
+    summary.appendChild(el("span", b.n, { "class": "name" }));
+    summary.appendChild(el("span", " (" + fmtRating(r.rb) + ") " + fmtE(r.eb)));
     out.appendChild(summary);
     var wrap = el("div", null, { "class": "table-wrap" });
     var table = el("table", null, { "class": "predict-table" });
@@ -251,7 +252,6 @@
     [[a, r.ra], [b, r.rb]].forEach(function (x) {
       var th = el("th", null, { scope: "col", "class": "num" });
       th.appendChild(el("span", x[0].n, { "class": "name" }));
-      th.appendChild(el("span", " (" + fmtRating(x[1]) + ")"));
       head.appendChild(th);
     });
     table.appendChild(el("thead")).appendChild(head);
@@ -277,7 +277,9 @@
     var head = el("tr");
     head.appendChild(el("th", "Player", { scope: "col" }));
     head.appendChild(el("th", "E", { scope: "col", "class": "num" }));
-    for (var place = 1; place <= n; place++) head.appendChild(el("th", ordinal(place), { scope: "col", "class": "num" }));
+    // A phone shows the first and the last place; the places between are .opt columns.
+    var cls = function (place) { return place === 1 || place === n ? "num" : "num opt"; };
+    for (var place = 1; place <= n; place++) head.appendChild(el("th", ordinal(place), { scope: "col", "class": cls(place) }));
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
     rows.forEach(function (row) {
@@ -286,7 +288,7 @@
       tr.appendChild(el("td", fmtE(row.expected), { "class": "num" }));
       row.after.forEach(function (after, i) {
         var change = after - row.player.r;
-        tr.appendChild(el("td", fmtChange(change), { "class": "num", "data-place": String(i + 1), "data-change": String(change) }));
+        tr.appendChild(el("td", fmtChange(change), { "class": cls(i + 1), "data-place": String(i + 1), "data-change": String(change) }));
       });
       body.appendChild(tr);
     });
