@@ -130,10 +130,13 @@ def ratings_json(rated: RatedLeague) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """Ratings after one result; None where the system's formula has no value for it (an
+    elo margin multiplier off its domain: the engine would refuse that match too)."""
+
     label: str
     score: float              # the first player's S
-    after_a: float
-    after_b: float
+    after_a: float | None
+    after_b: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +149,9 @@ class PairPrediction:
     expected_b: float         # 1 - expected_a, except glicko2 (each side uses the other's RD)
     outcomes: tuple[Outcome, ...]
 
-    def change(self, outcome: Outcome) -> tuple[float, float]:
-        return outcome.after_a - self.rating_a, outcome.after_b - self.rating_b
+    def change(self, outcome: Outcome) -> tuple[float | None, float | None]:
+        return (None if outcome.after_a is None else outcome.after_a - self.rating_a,
+                None if outcome.after_b is None else outcome.after_b - self.rating_b)
 
 
 def predict_pair(system: Any, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
@@ -179,7 +183,11 @@ def predict_pair(system: Any, a: str, b: str, states: Mapping[str, Mapping[str, 
         outs = []
         for lab, s in zip(labels, scores):
             d = (ra + h_a) - (rb + h_b) if s == 1 else (rb + h_b) - (ra + h_a)
-            m = margin_multiplier(system.margin, 0.0 if s == 0.5 else margin, d, s == 0.5)
+            try:
+                m = margin_multiplier(system.margin, 0.0 if s == 0.5 else margin, d, s == 0.5)
+            except ValueError:
+                outs.append(Outcome(lab, s, None, None))
+                continue
             after_a, after_b = new_ratings(ra, rb, s, ks[0], ks[1], e_a=e, factor=1.0 * m)
             outs.append(Outcome(lab, s, after_a, after_b))
         return PairPrediction(a, b, ra, rb, e, 1.0 - e, tuple(outs))

@@ -219,6 +219,26 @@ def test_player_pages_list_the_ten_nearest_with_the_engine_numbers(tmp_path, mak
             assert changes == pytest.approx([o.after_a - pred.rating_a for o in pred.outcomes], abs=TOL)
 
 
+def test_an_upset_beyond_the_margin_formula_has_no_prediction(tmp_path, make_site):
+    """538-nba's M leaves its domain when a player 1,250+ points below wins: the engine
+    refuses such a match, the prediction leaves that result empty, and the build goes on."""
+    from sitegen.rating.base import RatingDiverged
+    matches = elo_match("2024-01-01", "Big", 1, "Small", 0).replace(
+        "score = 1 }", "score = 1, points = 3 }").replace("score = 0 }", "score = 0, points = 1 }")
+    root = make_site({"matches/l/league.toml": league_toml(
+        "elo", extra='[initial]\n"Big" = 3000\n', params='margin = "538-nba"'), "matches/l/m.toml": matches})
+    rated = leagues(root)["l"]
+    pred = predict_pair(rated.league.config.system, "Small", "Big", player_states(rated))
+    win, draw, loss = pred.outcomes
+    assert win.after_a is None and win.after_b is None and pred.change(win) == (None, None)
+    assert draw.after_a is not None and loss.after_a is not None
+    with pytest.raises(RatingDiverged):
+        engine_after(rated, ("Small", "Big"), ({"score": 1.0, "points": 2.0}, {"score": 0.0, "points": 1.0}))
+    build(root, tmp_path / "out")
+    html = (tmp_path / "out" / "leagues" / "l" / "players" / "small" / "index.html").read_text(encoding="utf-8")
+    assert 'data-change=""' in html
+
+
 def test_ratings_json_holds_every_rated_player_and_no_arena():
     rated = leagues(FIXTURE)
     assert ratings_json(rated["arena"]) is None and league_predictor(rated["arena"]) is None

@@ -257,11 +257,13 @@
     table.appendChild(el("thead")).appendChild(head);
     var body = el("tbody");
     r.outcomes.forEach(function (o) {
-      var tr = el("tr", null, { "data-score": String(o.score), "data-change-a": String(o.changeA),
-                                "data-change-b": String(o.changeB) });
+      // A margin multiplier off its formula's domain (NaN): no value, as the engine refuses it.
+      var known = isFinite(o.changeA) && isFinite(o.changeB);
+      var tr = el("tr", null, { "data-score": String(o.score), "data-change-a": known ? String(o.changeA) : "",
+                                "data-change-b": known ? String(o.changeB) : "" });
       tr.appendChild(el("th", o.label, { scope: "row" }));
-      tr.appendChild(el("td", fmtChange(o.changeA), { "class": "num" }));
-      tr.appendChild(el("td", fmtChange(o.changeB), { "class": "num" }));
+      tr.appendChild(el("td", known ? fmtChange(o.changeA) : "–", { "class": "num" }));
+      tr.appendChild(el("td", known ? fmtChange(o.changeB) : "–", { "class": "num" }));
       body.appendChild(tr);
     });
     table.appendChild(body);
