@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from .config import BoardSettings, Tier
+from .honest import RESAMPLES, bootstrap, grouped_ranks
 from .model import LeagueView, PlayerView
 
 # An inactive list longer than this starts collapsed; a few names are shown as they are.
@@ -49,6 +50,10 @@ class Row:
     movement: Movement
     spread: float | None     # half-width of the interval (2 RD, 3 sigma); None where the system has none
     centre: float | None = None     # the interval's middle: the rating itself, or openskill's mu
+    # The 95% interval (honest.py: the system's own, or a bootstrap of the matches) and the rank
+    # it supports: 1 + the players of the same table significantly better. None for arena.
+    interval: tuple[float, float] | None = None
+    sure_rank: int | None = None
 
     @property
     def low(self) -> float | None:
@@ -129,6 +134,7 @@ class Board:
     provisional_rule: str                 # "fewer than 30 games", "an RD above 110"
     has_interval: bool
     interval: Interval | None
+    interval_kind: str | None             # "rd", "bootstrap" or None: where Row.interval comes from
     platforms: tuple[str, ...]
     regions: tuple[str, ...]
     tiers: tuple[Tier, ...]               # the tiers some player is in, lowest first
@@ -144,6 +150,11 @@ class Board:
     @property
     def rows(self) -> tuple[Row, ...]:
         return self.active + self.inactive
+
+    @property
+    def resamples(self) -> int:
+        """How many resamples a bootstrap interval comes from (the legend says so)."""
+        return RESAMPLES
 
     @property
     def collapsed(self) -> bool:
@@ -219,6 +230,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
             spread=interval.width * p.extra[interval.term] if interval else None,
             centre=None if interval is None or interval.centred else p.extra[interval.centre],
         ))
+    rows, interval_kind = _honest(lv, rows, has_interval)
     active = tuple(r for r in rows if r.active)
     inactive = tuple(r for r in rows if not r.active)
 
@@ -235,7 +247,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     return Board(
         settings=settings, active=active, inactive=inactive, last_played=last,
         active_since=active_since, window_start=start, since=since, by_period=by_period,
-        provisional_rule=rule, has_interval=has_interval, interval=interval,
+        provisional_rule=rule, has_interval=has_interval, interval=interval, interval_kind=interval_kind,
         platforms=tuple(sorted({p.platform for p in lv.leaderboard if p.platform})),
         regions=tuple(sorted({p.region for p in lv.leaderboard if p.region})),
         tiers=tuple(t for t in config.tiers if id(t) in held),
@@ -247,6 +259,23 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
                          sorted(lv.leaderboard, key=lambda p: (-len(p.games), p.name))[:MOST_ACTIVE]),
         gainers=tuple(gainers[:MOVERS]), losers=tuple(losers[:MOVERS]),
     )
+
+
+def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[Row], str | None]:
+    """Each row's interval and grouped rank, counted like the board's rank: the active among
+    the active, the inactive among every player (as standings.csv)."""
+    if has_interval:
+        intervals = {r.player.name: (r.low, r.high) for r in rows}
+        kind = "rd"
+    else:
+        intervals = bootstrap(lv.rated)
+        kind = "bootstrap" if intervals else None
+    if kind is None:
+        return rows, None
+    among_all = grouped_ranks(intervals)
+    among_active = grouped_ranks({r.player.name: intervals[r.player.name] for r in rows if r.active})
+    return [replace(r, interval=intervals[r.player.name],
+                    sure_rank=(among_active if r.active else among_all)[r.player.name]) for r in rows], kind
 
 
 def _ranks(ratings: dict[str, float]) -> dict[str, int]:

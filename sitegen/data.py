@@ -21,6 +21,7 @@ from .config import Roster
 from .groupings import next_table
 from .history import RatedLeague
 from .pools import ledger_key, pools_table
+from .predict import ratings_json
 from .provenance import Provenance
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
@@ -180,3 +181,7 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
             key.append(ledger_key(text))
         yield f"{name}.csv", text
         yield f"{name}.json", to_json(table)
+    # The matchup predictor's input (predict.py), loaded by the league page when it is used.
+    current = ratings_json(rated)
+    if current is not None:
+        yield "ratings.json", current

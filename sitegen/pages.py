@@ -18,6 +18,7 @@ from .charts import calibration_chart, distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
 from .forecast import accuracy_page, league_forecast
+from .predict import league_predictor
 from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
@@ -199,8 +200,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         board = build_board(lv, settings.board_for(lv.config.slug))
         comparison = compare(lv.rated)
         forecast = league_forecast(lv, site.roster, comparison)
+        predictor = league_predictor(lv.rated)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
-             spec=specs.get(lv.config.system_name), board=board, forecast=forecast,
+             spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),
              distribution_preview=Markup(preview.distribution(board.distribution)))
         if comparison is not None:
@@ -231,7 +233,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                  chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
                  chart_preview=Markup(preview.history(
                      [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
-                 pool=forecast.pool_of(pv.name))
+                 pool=forecast.pool_of(pv.name), predictor=predictor,
+                 predictions=predictor.against_nearest(pv.name) if predictor else [])
             for n, rows in enumerate(chunks[1:], start=2):
                 page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
             if len(chunks) > 1:
