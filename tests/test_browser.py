@@ -237,7 +237,7 @@ def test_leaderboard_has_one_row_per_player(sites, tab, site_name):
         inactive = t.page.locator("table.board[aria-labelledby=inactive-h] tbody tr")
         names = (active.locator("th[scope=row] a").all_text_contents()     # inactive ones sit in a closed <details>
                  + inactive.locator("th[scope=row] a").all_text_contents())
-        ranks = ([r.strip() for r in active.locator("td:nth-of-type(4)").all_text_contents()]
+        ranks = ([r.strip() for r in active.locator("td.at").all_text_contents()]
                  + [r.strip() for r in inactive.locator("td:first-child").all_text_contents()])
         shown = sorted(zip(names, ranks))
         assert shown == sorted((r["player"], r["rank"]) for r in standings), \

@@ -101,7 +101,7 @@ def test_sort_by_clicking_headers(site_url, open_page):
 
     # Numbers: the rating sorts highest first on the first click; the three tied at 0
     # keep the leaderboard's order both ways (a stable sort).
-    rating = page.locator("table.board thead th").nth(3)
+    rating = header(page, "Rating")
     rating.locator("button").click()
     assert rating.get_attribute("aria-sort") == "descending"
     assert names(page) == ROYALE
@@ -122,7 +122,7 @@ def test_sort_by_clicking_headers(site_url, open_page):
 def test_search_by_name_and_live_count(site_url, open_page):
     _open, problems = open_page
     page = _open(site_url + "leagues/royale/")
-    status = page.locator("form.board-tools [role=status]")
+    status = page.locator("form.board-tools[role=search] [role=status]")
     assert status.inner_text() == "6 active of 6 players"
     search = page.get_by_label("Player", exact=True)
     search.type("ZOE")                              # case and accent aside: Zoë
@@ -147,7 +147,7 @@ def test_search_by_name_and_live_count(site_url, open_page):
 def test_filters(site_url, open_page):
     _open, problems = open_page
     page = _open(site_url + "leagues/royale/")
-    status = page.locator("form.board-tools [role=status]")
+    status = page.locator("form.board-tools[role=search] [role=status]")
     page.get_by_label("Tier", exact=True).select_option(label="Gold")
     assert names(page) == ["Ana", "Bo"]
     sync_api.expect(status).to_have_text("2 of 6 active players shown")
@@ -175,7 +175,7 @@ def test_without_javascript_the_whole_table_is_there(site_url, open_page):
     page = _open(site_url + "leagues/royale/", java_script_enabled=False)
     assert names(page) == ROYALE
     assert page.locator("table.board tbody tr td:first-child").all_inner_texts() == ["1", "2", "3", "4", "4", "4"]
-    assert not page.locator("form.board-tools").is_visible()
+    assert not page.locator("form.board-tools[role=search]").is_visible()
     assert page.locator("table.board thead button").count() == 0
     # The provisional mark and movement are in the page itself (a newcomer's "new").
     assert page.locator("table.board tbody tr").first.locator(".visually-hidden").first.inner_text() == \
@@ -197,6 +197,6 @@ def test_no_layout_shift_and_controls_shown(site_url, open_page):
         setTimeout(() => done(total), 300);
     })""")
     assert shift == 0
-    assert page.locator("form.board-tools").is_visible()
+    assert page.locator("form.board-tools[role=search]").is_visible()
     assert page.locator("table.board thead th button").count() >= 5
     assert not problems, problems

@@ -71,7 +71,7 @@
 
   // --- search and filters --------------------------------------------------------------
 
-  var form = document.querySelector("form.board-tools");
+  var form = document.querySelector("form.board-tools[role=search]");
   if (!form) return;
   var search = form.querySelector("input[type=search]");
   var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-filter]"));
