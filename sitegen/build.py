@@ -1,20 +1,24 @@
-"""build(root, out): load -> validate -> rate -> model -> render -> write."""
+"""build(root, out): load -> validate -> rate -> model -> render -> write.
+
+check(root) is the first two stages and stops there: it imports nothing that renders (charts,
+markdown, templates, search), so `sitegen check` stays quick; build() imports those as it needs them.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as cfg
-from .content import ContentPage, load_content
-from .data import league_files
+from .content import ContentPage, ContentSource, content_sources
 from .history import RatedLeague, rate_league
 from .load import load_site
-from .problems import InvalidInput, Problem, Problems
-from .rating.base import RatingDiverged
-from .pages import check_templates
+from .problems import InvalidInput, Problems
 from .progress import current
+from .rating.base import RatingDiverged
+from .theme import check_templates
 from .validate import League, league_matches
 from .write import Output, check_output_folder
 
@@ -27,7 +31,8 @@ class Site:
     settings: cfg.SiteSettings
     roster: cfg.Roster
     leagues: tuple[League, ...]
-    content: tuple[ContentPage, ...]
+    # The pages as check() leaves them (read and checked); build() renders them (ContentPage).
+    content: tuple[ContentSource, ...] | tuple[ContentPage, ...]
 
 
 def check(root: Path) -> Site:
@@ -47,7 +52,7 @@ def check(root: Path) -> Site:
         if config is None:
             continue
         leagues.append(league_matches(league_source, config, roster, problems))
-    content = load_content(root, [lg.config for lg in leagues], problems)
+    content = content_sources(root, problems)
     check_templates(root, problems)
     if problems:
         raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
@@ -77,13 +82,26 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
+def rendered_content(site: Site) -> list[ContentPage]:
+    """The site's pages rendered; check() found every problem rendering can meet in the site's own
+    pages, so a problem here is one of a built-in page."""
+    from .content import render_content
+
+    problems = Problems()
+    pages = render_content(site.content, [lg.config for lg in site.leagues], problems)
+    if problems:
+        raise InvalidInput(list(problems))
+    return pages
+
+
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
 
     The command's progress (sitegen/progress.py) hears of each stage; by default nothing is shown.
     """
-    from .pages import render_site, site_base_url
     from . import provenance
+    from .data import league_files
+    from .pages import render_site, site_base_url
 
     progress = current()
 
@@ -98,6 +116,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
     progress.rating(site)
     rated = rate(site)
+    site = dataclasses.replace(site, content=tuple(rendered_content(site)))
     output = Output(out)
     try:
         progress.writing_data()

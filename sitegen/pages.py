@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from urllib.parse import urlsplit
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -17,21 +16,20 @@ from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
 from .feeds import league_feed, site_feed, write_feeds
 from .forecast import league_forecast
-from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
-from .problems import InvalidInput, Problem, Problems
+from .problems import InvalidInput, Problem
 from .provenance import Provenance
 from .render import environment, fmt_delta, iso
 from .urls import url_option
 from .search import SearchIndexError, write_search_index
 from .sitemap import Sitemap, write_robots, write_sitemap
+from .theme import BUILTIN_TEMPLATES, template_problem
 from .write import Output
 
 if TYPE_CHECKING:
     from .build import Site
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
 SYSTEM_LABELS = {
     "lunaro": "Lunaro (ping-adjusted Elo, goal share)",
     "elo": "Elo (FIDE K, challenger K)",
@@ -87,32 +85,6 @@ def results_url(lv: LeagueView, number: int) -> str:
 def games_url(player: PlayerView, number: int) -> str:
     """A player's games, newest first: the first page is the player's own page."""
     return player.url if number == 1 else f"{player.url}games/{number}/"
-
-
-def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Problem:
-    """A template error as a problem of the template file, with its line when Jinja knows it."""
-    filename = getattr(exc, "filename", None) or name
-    path = Path(filename)
-    shown = path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) \
-        else f"templates/{getattr(exc, 'name', None) or name}"
-    return Problem(shown, getattr(exc, "lineno", None), None, None,
-                   f"template error: {exc.message or exc}")
-
-
-def check_templates(root: Path, problems: Problems) -> None:
-    """Compile the site's own templates so that `sitegen check` reports their syntax errors."""
-    folder = root / "templates"
-    if link_problem(root, folder, problems) or not folder.is_dir():
-        return
-    # Every file, assets too: a link leading out of the site or a FIFO is reported, never read.
-    files = [f for f in walk(root, folder, problems, suffix=".html") if f.name.endswith(".html")]
-    env = environment([folder, BUILTIN_TEMPLATES])
-    for f in files:
-        try:
-            env.get_template(f.relative_to(folder).as_posix())
-        except jinja2.TemplateError as exc:
-            p = template_problem(root, exc, f.relative_to(folder).as_posix())
-            problems.add(p.file, p.message, line=p.line)
 
 
 @functools.cache
