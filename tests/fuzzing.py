@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import sys
 import threading
 import time
 import traceback

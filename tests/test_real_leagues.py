@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import league_data, league_toml, problems_of, rows_of, run_cli
-from sitegen.rating.base import Match, expected
+from sitegen.rating.base import Match
 from sitegen.rating.elo import Elo, margin_multiplier
 
 UTC = timezone.utc

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
-    is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
+    is_number, non_negative, parse_entries, unknown_key, value_text,
     COUNT_ALLOWED, count,
 )
 from .base import EN_DASH, listing
