@@ -381,7 +381,8 @@ def _initial(src: TomlFile, system: System, roster: Roster,
         if name in keys:
             first = keys[name]
             aliases = [k for k in (first, key) if normalize_name(k) != name]
-            via = f" ({' and '.join(repr(a) for a in aliases)} {'is an alias' if len(aliases) == 1 else 'are aliases'} " \
+            are = "is an alias" if len(aliases) == 1 else "are aliases"
+            via = f" ({' and '.join(repr(a) for a in aliases)} {are} " \
                   f"of {name!r} in matches/players.toml)" if aliases else ""
             report((), f"{name!r} is already given a starting rating as {first!r}{via}; give each player "
                        "one starting rating")

@@ -84,7 +84,8 @@ CASES = {
     "math in code": ({"matches/duel/league.toml": description("Code `$\\foo$`, and $x^2$ and $$\\frac{a}{b}$$")}, []),
     "prices": ({"matches/duel/league.toml": description("It costs $5, or $6.")}, []),
     "latex in a page": ({"content/about.md": "# About\n\n$$\\frac{1}{$$\n"},
-                        [r"content/about.md: cannot be rendered: invalid LaTeX in math $$\frac{1}{$$: unbalanced braces"]),
+                        [r"content/about.md: cannot be rendered: invalid LaTeX in math $$\frac{1}{$$: "
+                         "unbalanced braces"]),
     "shortcode in a page": ({"content/about.md": "# About\n\n{{< params >}}\n"},
                             ["content/about.md: cannot be rendered: unknown shortcode {{< params >}} (known: none)"]),
     "spec page shortcodes": ({"content/spec/elo.md": "# Elo\n\n{{< params >}}\n\n{{< chart >}}\n"}, []),
@@ -100,14 +101,17 @@ CASES = {
                       ["content/about.md: cannot be rendered: has quotes or lists nested more than 32 levels deep; "
                        "flatten it"]),
     "template syntax": ({"templates/home.html": "{% if %}\n"},
-                        ["templates/home.html:1: template error: Expected an expression, got 'end of statement block'"]),
+                        ["templates/home.html:1: template error: Expected an expression, "
+                         "got 'end of statement block'"]),
     "template tag": ({"templates/x.html": "a\n{% frob %}\n"},
                      ["templates/x.html:2: template error: Encountered unknown tag 'frob'."]),
     "every kind at once": ({"matches/duel/league.toml": description(r"$\foo$"), "content/a.md": "$\\frac{$",
                             "templates/y.html": "{{ }}"},
                            [r"content/a.md: cannot be rendered: invalid LaTeX in math $\frac{$: unbalanced braces",
-                            r"matches/duel/league.toml:3: description: invalid LaTeX in math $\foo$: unknown command \foo",
-                            "templates/y.html:1: template error: Expected an expression, got 'end of print statement'"]),
+                            r"matches/duel/league.toml:3: description: invalid LaTeX in math $\foo$: "
+                            r"unknown command \foo",
+                            "templates/y.html:1: template error: Expected an expression, "
+                            "got 'end of print statement'"]),
 }
 
 

@@ -329,7 +329,8 @@ def test_outside_a_repository_there_is_no_provenance_and_no_noise(plain_site, tm
     assert {r["commit"] for r in matches_json(out).values()} == {None}
     text = page(out, "a-2")
     assert provenance_of(text) == "" and "uncommitted" not in text and "/blob/" not in text
-    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text      # file and line all the same
+    # The file and the line are all the same.
+    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text
     assert build_line(out) == ""
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""

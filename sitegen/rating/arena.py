@@ -98,7 +98,8 @@ class Arena(MatchSystem):
         ok = True
         score_to_win = raw.get("score_to_win")
         if "score_to_win" not in raw:
-            report(("score_to_win",), f"is missing; must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game)")
+            report(("score_to_win",),
+                   f"is missing; must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game)")
             ok = False
         elif not count(score_to_win, 1):
             report(("score_to_win",), f"must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game), "
