@@ -6,13 +6,12 @@ markdown, templates, search), so `sitegen check` stays quick; build() imports th
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as cfg
-from .content import ContentPage, ContentSource, content_sources
+from .content import ContentSource, content_sources
 from .history import RatedLeague, rate_league
 from .load import load_site
 from .problems import InvalidInput, Problems
@@ -31,8 +30,7 @@ class Site:
     settings: cfg.SiteSettings
     roster: cfg.Roster
     leagues: tuple[League, ...]
-    # The pages as check() leaves them (read and checked); build() renders them (ContentPage).
-    content: tuple[ContentSource, ...] | tuple[ContentPage, ...]
+    content: tuple[ContentSource, ...]      # read and checked; rendered with the other pages
 
 
 def check(root: Path) -> Site:
@@ -82,18 +80,6 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def rendered_content(site: Site) -> list[ContentPage]:
-    """The site's pages rendered; check() found every problem rendering can meet in the site's own
-    pages, so a problem here is one of a built-in page."""
-    from .content import render_content
-
-    problems = Problems()
-    pages = render_content(site.content, [lg.config for lg in site.leagues], problems)
-    if problems:
-        raise InvalidInput(list(problems))
-    return pages
-
-
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
 
@@ -116,7 +102,6 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
     progress.rating(site)
     rated = rate(site)
-    site = dataclasses.replace(site, content=tuple(rendered_content(site)))
     output = Output(out)
     try:
         progress.writing_data()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .config import LeagueConfig
 from .files import link_problem, walk
 from .markcheck import MarkupError, check_markdown
-from .problems import Problems
+from .problems import InvalidInput, Problems
 from .rating import SYSTEMS
 
 if TYPE_CHECKING:
@@ -180,6 +180,16 @@ def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], lea
         title = rendered.title or source.path.split("/")[-1][:-3].replace("-", " ").title()
         pages.append(ContentPage(source.path, source.url, title, rendered.html, source.system,
                                  "chart" in rendered.shortcodes))
+    return pages
+
+
+def render_pages(sources: tuple[ContentSource, ...], leagues: list[LeagueConfig]) -> list[ContentPage]:
+    """The checked pages rendered for the build; InvalidInput if one cannot be. check() found every
+    problem rendering can meet in the site's own pages, so one here is of a built-in page."""
+    problems = Problems()
+    pages = render_content(sources, leagues, problems)
+    if problems:
+        raise InvalidInput(list(problems))
     return pages
 
 

@@ -14,6 +14,7 @@ from .board import build_board
 from . import preview
 from .charts import distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
+from .content import render_pages
 from .feeds import league_feed, site_feed, write_feeds
 from .forecast import league_forecast
 from .history import RatedLeague
@@ -127,7 +128,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
-    content = list(site.content)
+    content = render_pages(site.content, [lg.config for lg in site.leagues])
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong
     # to no one system (matchmaking) are listed in the footer with the systems' pages.
