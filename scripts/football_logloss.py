@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="score the matches played on or after this date (default 1990-01-01)")
     args = parser.parse_args(argv)
     result = measure(args.league, args.since)
-    (n, league), (nb, base) = result["league"], result["baseline"]
+    (n, league), (_, base) = result["league"], result["baseline"]
     print(f"matches since {args.since}: {n}")
     print(f"league log loss:   {league:.6f}")
     print(f"baseline log loss: {base:.6f}  (Elo, K = 20, home advantage 100)")

@@ -1430,7 +1430,7 @@ $$\\text{game rating} = \\text{penalty} \\times \\left(1000 + \\frac{2000}{\\pi}
 
 where the penalty is 1 for the winners and 0.96 for everyone else. A player's rating is the
 mean of all their game ratings: it measures how well they play, not whom they beat.
-"""
+"""  # noqa: E501 - a display formula is one line of markdown
 
 
 @dataclass(frozen=True)

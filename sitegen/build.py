@@ -1,4 +1,8 @@
-"""build(root, out): load -> validate -> rate -> model -> render -> write."""
+"""build(root, out): load -> validate -> rate -> model -> render -> write.
+
+check(root) is the first two stages and stops there: it imports nothing that renders (charts,
+markdown, templates, search), so `sitegen check` stays quick; build() imports those as it needs them.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as cfg
-from .content import ContentPage, load_content
-from .data import league_files
+from .content import ContentSource, content_sources
 from .history import RatedLeague, rate_league
 from .load import load_site
-from .problems import InvalidInput, Problem, Problems
-from .rating.base import RatingDiverged
-from .pages import check_templates
+from .problems import InvalidInput, Problems
 from .progress import current
+from .rating.base import RatingDiverged
+from .theme import check_templates
 from .validate import League, league_matches
 from .write import Output, check_output_folder
 
@@ -27,7 +30,7 @@ class Site:
     settings: cfg.SiteSettings
     roster: cfg.Roster
     leagues: tuple[League, ...]
-    content: tuple[ContentPage, ...]
+    content: tuple[ContentSource, ...]      # read and checked; rendered with the other pages
 
 
 def check(root: Path) -> Site:
@@ -47,7 +50,7 @@ def check(root: Path) -> Site:
         if config is None:
             continue
         leagues.append(league_matches(league_source, config, roster, problems))
-    content = load_content(root, [lg.config for lg in leagues], problems)
+    content = content_sources(root, problems)
     check_templates(root, problems)
     if problems:
         raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
@@ -82,8 +85,9 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
 
     The command's progress (sitegen/progress.py) hears of each stage; by default nothing is shown.
     """
-    from .pages import render_site, site_base_url
     from . import provenance
+    from .data import league_files
+    from .pages import render_site, site_base_url
 
     progress = current()
 

@@ -7,13 +7,14 @@ silently to a default (CONTRACT section 2).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .markup import MarkupError, render_markdown
+from .markcheck import MarkupError, check_markdown
 from .load import LeagueSource, SiteSource, TomlFile
 from .problems import Problems
 from .provenance import normalize_repo_url, repo_url_problem
@@ -89,7 +90,6 @@ class LeagueConfig:
     params: dict[str, Any]          # every parameter, defaults filled in
     explicit: frozenset[str]        # the parameters league.toml sets itself
     description: str = ""
-    description_html: str = ""
     tiers: tuple[Tier, ...] = ()
     file: str = ""
     # [initial]: each canonical name given a starting rating -> the key league.toml writes
@@ -98,6 +98,11 @@ class LeagueConfig:
     # [tune]: a curator's parameter sweep for the accuracy page, (parameter, values) in the
     # file's order; () when league.toml has none.
     tune: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    @property
+    def description_html(self) -> str:
+        """The description as HTML, rendered when a page shows it: `sitegen check` only checks it."""
+        return _description_html(self.description)
 
     def tier_of(self, rating: float | None) -> Tier | None:
         """The last tier whose lower bound the rating reaches (CONTRACT section 2)."""
@@ -108,6 +113,14 @@ class LeagueConfig:
             if rating >= tier.min_rating:
                 found = tier
         return found
+
+
+@functools.lru_cache(maxsize=256)
+def _description_html(text: str) -> str:
+    from .markup import render_markdown
+
+    # Curators' markdown: raw HTML is shown as text, never passed through.
+    return render_markdown(text, allow_html=False).html if text else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,10 +320,8 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
 
     tiers = _tiers(data.get("tiers", []), bad)
     tune = _tune(data.get("tune"), cls, bad) if cls is not None else ()
-    description_html = ""
     try:
-        # Curators' markdown: raw HTML is shown as text, never passed through.
-        description_html = render_markdown(description, allow_html=False).html
+        check_markdown(description, allow_html=False)
     except MarkupError as exc:
         bad("description", str(exc))
     if cls is None:
@@ -327,7 +338,6 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
     return LeagueConfig(
         slug=league.slug, name=name.strip(), system_name=system_name, system=system,
         params=params, explicit=frozenset(raw_params), description=description,
-        description_html=description_html,
         tiers=tiers, file=src.rel, initial_keys=initial_keys, tune=tune,
     )
 
@@ -378,7 +388,8 @@ def _initial(src: TomlFile, system: System, roster: Roster,
         if name in keys:
             first = keys[name]
             aliases = [k for k in (first, key) if normalize_name(k) != name]
-            via = f" ({' and '.join(repr(a) for a in aliases)} {'is an alias' if len(aliases) == 1 else 'are aliases'} " \
+            are = "is an alias" if len(aliases) == 1 else "are aliases"
+            via = f" ({' and '.join(repr(a) for a in aliases)} {are} " \
                   f"of {name!r} in matches/players.toml)" if aliases else ""
             report((), f"{name!r} is already given a starting rating as {first!r}{via}; give each player "
                        "one starting rating")

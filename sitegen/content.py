@@ -13,18 +13,31 @@ import json
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import preview
-from .charts import curve_chart
 from .config import LeagueConfig
-from .curves import CURVES, Curve
 from .files import link_problem, walk
-from .markup import MarkupError, render_markdown
-from .problems import Problems
-from .render import MINUS
+from .markcheck import MarkupError, check_markdown
+from .problems import InvalidInput, Problems
 from .rating import SYSTEMS
 
+if TYPE_CHECKING:
+    from .curves import Curve
+
 BUILTIN = Path(__file__).resolve().parent / "content"
+# A spec page's shortcodes (content/spec/<system>.md); other pages have none.
+SPEC_SHORTCODES = ("chart", "params")
+
+
+@dataclass(frozen=True, slots=True)
+class ContentSource:
+    """A page as `sitegen check` leaves it: read and checked, not rendered."""
+
+    path: str              # "spec/lunaro.md"
+    url: str               # "spec/lunaro/"
+    system: str | None     # the system a spec page describes
+    shown: str             # how problems name the file
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +94,9 @@ def params_table(system: str, leagues: list[LeagueConfig]) -> str:
 
 def chart_figure(curve: Curve) -> str:
     """The curve as a chart, with a table of sampled values for readers without scripts."""
+    from . import preview
+    from .charts import curve_chart
+
     spec = json.dumps(curve_chart(curve), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     # Inside <script> only "</" could end the element early; \u003c keeps the JSON valid.
     spec = spec.replace("<", "\\u003c")
@@ -105,6 +121,8 @@ def chart_figure(curve: Curve) -> str:
 
 
 def _num(value: float, fmt: str) -> str:
+    from .render import MINUS
+
     # d3 formats (",.3f") and Python's share this subset.
     return format(value, fmt).replace("-", MINUS)
 
@@ -119,25 +137,62 @@ def _toml(value) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) -> list[ContentPage]:
-    pages = []
+def content_sources(root: Path, problems: Problems) -> list[ContentSource]:
+    """Every page read and checked without rendering (sitegen/markcheck.py): the site's own
+    files, that is. The built-in pages are tested with the package and rendered by the build;
+    a site whose content/ is the built-in folder itself (this repository's demo) has none of its own."""
+    sources = []
+    builtin = BUILTIN.resolve()
     for path, file in content_files(root, problems).items():
-        system = None
-        shortcodes: dict[str, str] = {}
         parts = path.split("/")
-        if len(parts) == 2 and parts[0] == "spec" and parts[1][:-3] in SYSTEMS:
-            system = parts[1][:-3]
-            shortcodes["params"] = params_table(system, leagues)
-            shortcodes["chart"] = chart_figure(CURVES[system]())
+        system = parts[1][:-3] if len(parts) == 2 and parts[0] == "spec" and parts[1][:-3] in SYSTEMS else None
         shown = file.relative_to(root).as_posix() if file.is_relative_to(root) else f"content/{path} (built-in)"
         try:
             text = file.read_text(encoding="utf-8")
-            rendered = render_markdown(text, shortcodes=shortcodes)
+            if not file.resolve().is_relative_to(builtin):
+                check_markdown(text, shortcodes=SPEC_SHORTCODES if system else ())
         except (UnicodeDecodeError, MarkupError) as exc:
             problems.add(shown, f"cannot be rendered: {exc}")
             continue
         stem = path[:-3]
         url = "" if stem == "index" else (stem[:-len("index")] if stem.endswith("/index") else stem + "/")
-        pages.append(ContentPage(path, url, rendered.title or parts[-1][:-3].replace("-", " ").title(),
-                                 rendered.html, system, "chart" in rendered.shortcodes))
+        sources.append(ContentSource(path, url, system, shown, text))
+    return sources
+
+
+def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], leagues: list[LeagueConfig],
+                   problems: Problems) -> list[ContentPage]:
+    """The checked pages rendered, spec pages with their parameter tables and curves."""
+    from .curves import CURVES
+    from .markup import render_markdown
+
+    pages = []
+    for source in sources:
+        shortcodes: dict[str, str] = {}
+        if source.system:
+            shortcodes["params"] = params_table(source.system, leagues)
+            shortcodes["chart"] = chart_figure(CURVES[source.system]())
+        try:
+            rendered = render_markdown(source.text, shortcodes=shortcodes)
+        except MarkupError as exc:
+            problems.add(source.shown, f"cannot be rendered: {exc}")
+            continue
+        title = rendered.title or source.path.split("/")[-1][:-3].replace("-", " ").title()
+        pages.append(ContentPage(source.path, source.url, title, rendered.html, source.system,
+                                 "chart" in rendered.shortcodes))
     return pages
+
+
+def render_pages(sources: tuple[ContentSource, ...], leagues: list[LeagueConfig]) -> list[ContentPage]:
+    """The checked pages rendered for the build; InvalidInput if one cannot be. check() found every
+    problem rendering can meet in the site's own pages, so one here is of a built-in page."""
+    problems = Problems()
+    pages = render_content(sources, leagues, problems)
+    if problems:
+        raise InvalidInput(list(problems))
+    return pages
+
+
+def load_content(root: Path, leagues: list[LeagueConfig], problems: Problems) -> list[ContentPage]:
+    """Every page read, checked and rendered."""
+    return render_content(content_sources(root, problems), leagues, problems)

@@ -8,7 +8,8 @@ On top of python-markdown (tables, fenced code, heading ids) this adds:
   generator supplies (for instance the table of a league's parameters);
 * the first level-1 heading is taken out of the body and becomes the title.
 
-This module depends on nothing else in the package.
+This module depends on nothing else in the package but sitegen.markcheck, which checks
+markdown without rendering it (what `sitegen check` does).
 """
 
 from __future__ import annotations
@@ -30,11 +31,9 @@ from markdown.postprocessors import Postprocessor, RawHtmlPostprocessor
 from markdown.serializers import to_html_string
 from markdown.treeprocessors import Treeprocessor
 
+from .markcheck import MarkupError, too_deep
+
 __all__ = ["MarkupError", "Rendered", "latex_to_mathml", "render_markdown"]
-
-
-class MarkupError(ValueError):
-    """Markdown that cannot be rendered: invalid LaTeX or an unknown shortcode."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,27 +340,6 @@ class _SitegenExtension(Extension):
             # Without these, "<script>" is ordinary text and gets escaped.
             md.preprocessors.deregister("html_block")
             md.inlinePatterns.deregister("html")
-
-
-# Python-Markdown takes time quadratic in nested brackets ("[[[[...") and recurses once per
-# level of quotes and lists; no page needs more than a few levels.
-MAX_MARKDOWN_NESTING = 32
-_DEEP_LINE = re.compile(r"^(?:[ \t]*(?:[-*+>]|\d{1,9}[.)])(?=[ \t>]|$)[ \t]*){%d}" % (MAX_MARKDOWN_NESTING + 1), re.M)
-_DEEP_INDENT = re.compile(r"^[ \t]{%d}" % (4 * MAX_MARKDOWN_NESTING + 4), re.M)
-
-
-def too_deep(text: str) -> str | None:
-    """Why markdown is nested past MAX_MARKDOWN_NESTING, or None."""
-    depth = deepest = 0
-    for c in re.findall(r"[\[\]]", text):
-        depth = depth + 1 if c == "[" else max(0, depth - 1)
-        deepest = max(deepest, depth)
-    if deepest > MAX_MARKDOWN_NESTING:
-        return (f"has brackets [ ] nested more than {MAX_MARKDOWN_NESTING} deep; close them, or write a "
-                "bracket as \\[")
-    if _DEEP_LINE.search(text) or _DEEP_INDENT.search(text):
-        return f"has quotes or lists nested more than {MAX_MARKDOWN_NESTING} levels deep; flatten it"
-    return None
 
 
 def render_markdown(

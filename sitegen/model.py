@@ -93,8 +93,8 @@ class PlayerGame:
         lines, i = self.match.lines, self.index
         team = lines[i].team
         if team is None:
-            return [l.player for l in lines[:i]] + [l.player for l in lines[i + 1:]]
-        return [l.player for l in lines if l.team != team]
+            return [line.player for line in lines[:i]] + [line.player for line in lines[i + 1:]]
+        return [line.player for line in lines if line.team != team]
 
     @property
     def teammates(self) -> list[Link]:
@@ -102,7 +102,7 @@ class PlayerGame:
         team = lines[i].team
         if team is None:
             return []
-        return [l.player for j, l in enumerate(lines) if l.team == team and j != i]
+        return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
 
 
 @dataclass(slots=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from urllib.parse import urlsplit
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -16,24 +15,24 @@ from . import preview
 from .baselines import compare
 from .charts import calibration_chart, distribution_chart, history_chart
 from .config import base_url_problem, normalize_base_url
+from .content import render_pages
 from .feeds import league_feed, site_feed, write_feeds
 from .forecast import accuracy_page, league_forecast
 from .predict import league_predictor
-from .files import link_problem, walk
 from .history import RatedLeague
 from .model import LeagueView, PlayerView, league_view
-from .problems import InvalidInput, Problem, Problems
+from .problems import InvalidInput, Problem
 from .provenance import Provenance
 from .render import environment, fmt_delta, iso
 from .urls import url_option
 from .search import SearchIndexError, write_search_index
 from .sitemap import Sitemap, write_robots, write_sitemap
+from .theme import BUILTIN_TEMPLATES, template_problem
 from .write import Output
 
 if TYPE_CHECKING:
     from .build import Site
 
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
 SYSTEM_LABELS = {
     "lunaro": "Lunaro (ping-adjusted Elo, goal share)",
     "elo": "Elo (FIDE K, challenger K)",
@@ -91,32 +90,6 @@ def games_url(player: PlayerView, number: int) -> str:
     return player.url if number == 1 else f"{player.url}games/{number}/"
 
 
-def template_problem(root: Path, exc: jinja2.TemplateError, name: str) -> Problem:
-    """A template error as a problem of the template file, with its line when Jinja knows it."""
-    filename = getattr(exc, "filename", None) or name
-    path = Path(filename)
-    shown = path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) \
-        else f"templates/{getattr(exc, 'name', None) or name}"
-    return Problem(shown, getattr(exc, "lineno", None), None, None,
-                   f"template error: {exc.message or exc}")
-
-
-def check_templates(root: Path, problems: Problems) -> None:
-    """Compile the site's own templates so that `sitegen check` reports their syntax errors."""
-    folder = root / "templates"
-    if link_problem(root, folder, problems) or not folder.is_dir():
-        return
-    # Every file, assets too: a link leading out of the site or a FIFO is reported, never read.
-    files = [f for f in walk(root, folder, problems, suffix=".html") if f.name.endswith(".html")]
-    env = environment([folder, BUILTIN_TEMPLATES])
-    for f in files:
-        try:
-            env.get_template(f.relative_to(folder).as_posix())
-        except jinja2.TemplateError as exc:
-            p = template_problem(root, exc, f.relative_to(folder).as_posix())
-            problems.add(p.file, p.message, line=p.line)
-
-
 @functools.cache
 def vega_bundle() -> str:
     """Vega, Vega-Lite and vega-embed in one file, served by the site itself (no CDN)."""
@@ -157,7 +130,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
-    content = list(site.content)
+    content = render_pages(site.content, [lg.config for lg in site.leagues])
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong
     # to no one system (matchmaking) are listed in the footer with the systems' pages.

@@ -83,8 +83,7 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge, number=fmt_number,
-                       date=fmt_date,
-                       datetime=fmt_datetime, iso=iso)
+    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
+                       number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso)
     env.globals["url"] = url
     return env

@@ -231,7 +231,8 @@ def rows(result: Sweep) -> list[list[str]]:
     for t in result.trials:
         s = t.score
         out.append([_cell(v) for v in t.values]
-                   + ([str(s.predictions), _fmt(s.log_loss), _fmt(s.brier), _fmt(s.accuracy)] if s else ["", "", "", ""]))
+                   + ([str(s.predictions), _fmt(s.log_loss), _fmt(s.brier), _fmt(s.accuracy)]
+                      if s else ["", "", "", ""]))
     return out
 
 

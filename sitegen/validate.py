@@ -233,7 +233,8 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
-                  players=names, entries=parsed.entries, extra=extra, line=starts[index] if index < len(starts) else None)
+                  players=names, entries=parsed.entries, extra=extra,
+                  line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m, match_id == explicit))
     return out

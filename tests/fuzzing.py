@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -457,7 +456,8 @@ def m_add_key(rng: Random, data: bytes, ctx: Context) -> bytes:
     key = rng.choice(KEYS + ["bogus", "Name", "name ", "unknown_key", "x" * 200, "players.0", "a.b",
                              '"quoted key"', '""', '"\\u202e"', "1234"])
     value = random_value(rng, ctx.profile)
-    spots = [m.end() for m in re.finditer(r"(?m)^\[[^\n]*\]\r?\n", text)] + [m.end() for m in re.finditer(r"\{ ?", text)]
+    spots = [m.end() for m in re.finditer(r"(?m)^\[[^\n]*\]\r?\n", text)] \
+        + [m.end() for m in re.finditer(r"\{ ?", text)]
     if not spots or rng.random() < 0.15:
         return _bytes(f"{key} = {value}\n" + text)
     i = rng.choice(spots)

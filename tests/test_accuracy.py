@@ -169,7 +169,8 @@ def test_elo_year_rows_follow_played_in_utc(tmp_path):
     ana = 1520 - 40 * (1 - e2)
     e3 = 1 / (1 + 10 ** ((ana - bo) / 400))
     rows = [("2023", [(math.log(2), 0.25)]),
-            ("2025", [(-math.log(e2), (1 - e2) ** 2), (-(0.5 * math.log(e3) + 0.5 * math.log(1 - e3)), (e3 - 0.5) ** 2)])]
+            ("2025", [(-math.log(e2), (1 - e2) ** 2),
+                      (-(0.5 * math.log(e3) + 0.5 * math.log(1 - e3)), (e3 - 0.5) ** 2)])]
     every = [t for _, ts in rows for t in ts]
     expected = [("all", 3, sum(x for x, _ in every) / 3, sum(y for _, y in every) / 3)]
     expected += [(y, len(ts), sum(x for x, _ in ts) / len(ts), sum(b for _, b in ts) / len(ts)) for y, ts in rows]
@@ -315,7 +316,8 @@ def test_league_pages_show_the_accuracy_table_and_the_next_matchups(demo):
         assert f'data/{slug}/accuracy.csv"' in page
         first = read(demo, slug, "accuracy")[0]
         assert f'<td class="num">{first["predictions"]}</td><td class="num">{float(first["log_loss"]):.4f}</td>' in page
-    assert "How well do these ratings predict?" not in (site / "leagues" / "arena" / "index.html").read_text(encoding="utf-8")
+    arena = (site / "leagues" / "arena" / "index.html").read_text(encoding="utf-8")
+    assert "How well do these ratings predict?" not in arena
     wvw = (site / "leagues" / "world-vs-world" / "index.html").read_text(encoding="utf-8")
     assert "Next week&#39;s matchups" in wvw or "Next week's matchups" in wvw
     # Every group of three shows its three pairs.

@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -152,7 +151,7 @@ def test_site_in_a_subfolder_of_the_workspace(make_site, github, capsys, tmp_pat
 
 def test_workspace_given_with_a_relative_path_and_a_trailing_slash(make_site, github, capsys, tmp_path,
                                                                     monkeypatch):
-    root = make_site(BAD_GOALS, name="repo/site")
+    make_site(BAD_GOALS, name="repo/site")
     monkeypatch.chdir(tmp_path)
     github.setenv("GITHUB_WORKSPACE", "repo/")
     code, out, _ = run(capsys, "check", "--root", "repo/site")
@@ -298,8 +297,8 @@ def test_job_summary_lists_every_problem_escaped(make_site, github, capsys, tmp_
         "| File | Line | Match | Field | Problem |\n"
         "|---|---:|---|---|---|\n"
         "| site/matches/duel/2024.toml | 3 | &#35;1 (2024-1) | players&#91;1&#93;.name | "
-        "'&#60;script&#62;&#124;&#96;x&#96;' is already listed as players&#91;0&#93;; a player may appear only once in a "
-        "match |\n"
+        "'&#60;script&#62;&#124;&#96;x&#96;' is already listed as players&#91;0&#93;; "
+        "a player may appear only once in a match |\n"
         "\n")
 
 

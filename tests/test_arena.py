@@ -108,15 +108,15 @@ def test_worked_example_through_a_real_build(make_site, tmp_path):
         "event,played,player,rating_before,rating_after,delta,raw,game_norm,penalty,game_rating")
     rows = {r["player"]: r for r in rows_of(data, "changes")}
     assert list(rows) == ["w0", "w1", "w2", "w3", "l0", "l1", "l2", "l3"]
-    w, l = rows["w0"], rows["l0"]
+    w, loser = rows["w0"], rows["l0"]
     assert (w["event"], w["played"]) == ("reach-beta", "2024-05-01T00:00:00Z")
     assert (w["rating_before"], w["delta"]) == ("", "")
     assert w["raw"] == "23.666667"
-    assert w["game_norm"] == l["game_norm"] == "0.080000"
-    assert (w["penalty"], l["penalty"]) == ("1.000000", "0.960000")
+    assert w["game_norm"] == loser["game_norm"] == "0.080000"
+    assert (w["penalty"], loser["penalty"]) == ("1.000000", "0.960000")
     assert float(w["game_rating"]) == pytest.approx(1690.6, abs=0.05)
     assert w["game_rating"] == w["rating_after"] == f"{WORKED:.6f}" == "1690.648599"
-    assert l["game_rating"] == l["rating_after"] == f"{0.96 * WORKED:.6f}"
+    assert loser["game_rating"] == loser["rating_after"] == f"{0.96 * WORKED:.6f}"
     standings = rows_of(data, "standings")
     assert list(standings[0]) == ["rank", "player", "rating", "games"]
     assert standings[0] == {"rank": "1", "player": "w0", "rating": "1690.648599", "games": "1"}
@@ -362,10 +362,14 @@ W, L = team(True, A), team(False, B)
 CASES = {
     # name: (match text, field, line, words of the message)
     "score_to_win missing": (layout(W, L, head=""), "score_to_win", None, ("missing", "integer from 1 to 1,000,000")),
-    "score_to_win 0": (layout(W, L, head="score_to_win = 0"), "score_to_win", 3, ("integer from 1 to 1,000,000", "got 0")),
-    "score_to_win 1.5": (layout(W, L, head="score_to_win = 1.5"), "score_to_win", 3, ("integer from 1 to 1,000,000", "1.5")),
-    "score_to_win true": (layout(W, L, head="score_to_win = true"), "score_to_win", 3, ("integer from 1 to 1,000,000", "got true")),
-    "score_to_win a string": (layout(W, L, head='score_to_win = "50"'), "score_to_win", 3, ("integer from 1 to 1,000,000",)),
+    "score_to_win 0": (layout(W, L, head="score_to_win = 0"), "score_to_win", 3,
+                       ("integer from 1 to 1,000,000", "got 0")),
+    "score_to_win 1.5": (layout(W, L, head="score_to_win = 1.5"), "score_to_win", 3,
+                         ("integer from 1 to 1,000,000", "1.5")),
+    "score_to_win true": (layout(W, L, head="score_to_win = true"), "score_to_win", 3,
+                          ("integer from 1 to 1,000,000", "got true")),
+    "score_to_win a string": (layout(W, L, head='score_to_win = "50"'), "score_to_win", 3,
+                              ("integer from 1 to 1,000,000",)),
     "teams missing": ("[[match]]\nplayed = 2024-01-01\nscore_to_win = 50\n", "teams", None,
                       ("missing", "list", "won", "players")),
     "teams not a list": ('[[match]]\nplayed = 2024-01-01\nscore_to_win = 50\nteams = "red vs blue"\n', "teams",
@@ -373,7 +377,8 @@ CASES = {
     "one team": (layout(W), "teams", 5, ("at least 2", "got 1")),
     "no winner": (layout(team(False, A), L), "teams", 5, ("exactly one", "won = true", "none")),
     "two winners": (layout(W, team(True, B)), "teams", 5, ("exactly one", "teams[0] and teams[1]")),
-    "won not a bool": (layout(W, f'{{ won = "no", players = [{B}] }}'), "teams[1].won", 7, ("true", "false", 'got the text "no"')),
+    "won not a bool": (layout(W, f'{{ won = "no", players = [{B}] }}'), "teams[1].won", 7,
+                       ("true", "false", 'got the text "no"')),
     "won 1": (layout(f"{{ won = 1, players = [{A}] }}", L), "teams[0].won", 6, ("true", "false")),
     "won missing": (layout(W, f"{{ players = [{B}] }}"), "teams[1].won", 7, ("missing", "true", "false")),
     "players empty": (layout(W, "{ won = false, players = [] }"), "teams[1].players", 7, ("at least 1", "got 0")),

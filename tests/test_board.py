@@ -317,14 +317,16 @@ provisional_games = 3
     assert found == {
         ("pyproject.toml", "tool.sitegen.inactive_days"): "must be a whole number of days from 1 to 36,600, got 0",
         ("pyproject.toml", "tool.sitegen.movement_days"): "must be a whole number of days from 1 to 36,600, got '30'",
-        ("pyproject.toml", "tool.sitegen.provisional_games"): "must be a whole number of games from 1 to 1,000,000, got True",
+        ("pyproject.toml", "tool.sitegen.provisional_games"):
+            "must be a whole number of games from 1 to 1,000,000, got True",
         ("pyproject.toml", "tool.sitegen.provisional_rd"): "must be a number > 0 (a rating deviation), got -1",
         ("pyproject.toml", "tool.sitegen.leagues.nope"): "no league folder matches/nope/; leagues: el, lu, wv",
         ("pyproject.toml", "tool.sitegen.leagues.lu.inactive"):
             "unknown key; allowed keys: inactive_days, movement_days, provisional_games, provisional_rd",
         ("pyproject.toml", "tool.sitegen.leagues.lu.provisional_rd"):
             "applies only to leagues with an RD (glicko2); 'lu' is rated with lunaro",
-        ("pyproject.toml", "tool.sitegen.leagues.lu.movement_days"): "must be a whole number of days from 1 to 36,600, got 1.5",
+        ("pyproject.toml", "tool.sitegen.leagues.lu.movement_days"):
+            "must be a whole number of days from 1 to 36,600, got 1.5",
         ("pyproject.toml", "tool.sitegen.leagues.el.provisional_games"):
             "'el' is rated with elo, which has its own provisional_games parameter; "
             "set it under [params] in matches/el/league.toml",
@@ -336,7 +338,8 @@ provisional_games = 3
 def test_settings_leagues_must_be_tables(make_site):
     found = {p.field: p.message for p in problems_of(make_site({**THREE, "pyproject.toml": pyproject("leagues = 5")}))}
     assert found == {"tool.sitegen.leagues": "must be tables like [tool.sitegen.leagues.<slug>], got an integer"}
-    found = {p.field: p.message for p in problems_of(make_site({**THREE, "pyproject.toml": pyproject("leagues = { lu = 5 }")}))}
+    site = make_site({**THREE, "pyproject.toml": pyproject("leagues = { lu = 5 }")})
+    found = {p.field: p.message for p in problems_of(site)}
     assert found == {"tool.sitegen.leagues.lu": "must be a table of inactive_days, movement_days, "
                                                 "provisional_games, provisional_rd, got an integer"}
     found = {p.field: p.message for p in problems_of(make_site({**THREE, "pyproject.toml": pyproject("inactive = 5")}))}

@@ -53,7 +53,8 @@ WIDE_TABLES = """() => [...document.querySelectorAll('.table-wrap')]
     .map(w => (w.querySelector('table') || w).className + ' ' + w.scrollWidth + '>' + w.clientWidth)"""
 
 # Words of names, dates and ids broken over two lines: a line may end between words (or after
-# the hyphen of a double name), never inside one (a long word ends in an ellipsis instead, with the full text as its title).
+# the hyphen of a double name), never inside one (a long word ends in an ellipsis instead, with
+# the full text as its title).
 BROKEN = """sel => {
     const bad = [];
     for (const e of document.querySelectorAll(sel)) {
@@ -162,7 +163,8 @@ def test_matches_are_named_for_people(sites, tab):
     site = _site(sites, "demo")
     t = tab("phone")
     t.open(site.url + _last_match(site, "formula-1"))
-    assert re.fullmatch(r".+ wins .+ Grand Prix \d{4}", t.page.locator("h1").inner_text()), t.page.locator("h1").inner_text()
+    heading = t.page.locator("h1").inner_text()
+    assert re.fullmatch(r".+ wins .+ Grand Prix \d{4}", heading), heading
     t.open(site.url + _last_match(site, "lunaro-duels"))
     assert re.fullmatch(r".+ \d+\u2013\d+ .+", t.page.locator("h1").inner_text())
     # The id stays: in the address and on the page.

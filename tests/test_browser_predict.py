@@ -48,7 +48,8 @@ def served(tmp_path_factory):
                                        ("Ann", 0, NAMED), (NAMED, 1, "Cy"), ("Dee", 1, "Ann")], start=1))
     # Dee starts 1,500 points above the rest: an upset win by Cy is beyond the NBA formula.
     write_files(root, {"matches/home/league.toml": league_toml(
-        "elo", extra='[initial]\n"Dee" = 3000\n', params='home_advantage = 60\nmargin = "538-nba"\nprovisional_games = 2'),
+        "elo", extra='[initial]\n"Dee" = 3000\n',
+        params='home_advantage = 60\nmargin = "538-nba"\nprovisional_games = 2'),
         "matches/home/m.toml": matches.replace('"<b>Zed & "Q"</b>"', "'<b>Zed & \"Q\"</b>'")})
     base = tmp_path_factory.mktemp("served")
     build(root, base / "site")
@@ -172,7 +173,8 @@ def test_placement_lobby_equals_the_engine(served, tab, viewport):
         page.fill(f"#predict-p{i}", name)
     page.wait_for_function("n => document.querySelectorAll('.predict-out tbody tr').length === n", arg=len(names))
     rows = page.evaluate("""() => [...document.querySelectorAll('.predict-out tbody tr')].map(tr =>
-        [tr.dataset.player, tr.dataset.expected, [...tr.querySelectorAll('td[data-change]')].map(td => td.dataset.change)])""")
+        [tr.dataset.player, tr.dataset.expected,
+         [...tr.querySelectorAll('td[data-change]')].map(td => td.dataset.change)])""")
     lobby = predict_lobby(system, names, states)
     n = len(names)
     for i, (name, expected, changes) in enumerate(rows):

@@ -187,7 +187,8 @@ class Tab:
                 const r = el.getBoundingClientRect();
                 if (Math.max(r.right, r.left + el.scrollWidth) <= w + 1 || scrolls(el) || inScroller(el)) continue;
                 if ([...el.children].some(c => c.getBoundingClientRect().right > w + 1)) continue;
-                out.push(el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/ +/).join('.') : '')
+                out.push(el.tagName.toLowerCase()
+                         + (el.className ? '.' + String(el.className).trim().split(/ +/).join('.') : '')
                          + ' ' + JSON.stringify((el.textContent || '').trim().slice(0, 50)));
                 if (out.length >= 3) break;
             }

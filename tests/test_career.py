@@ -325,7 +325,8 @@ def test_opponents_page_lists_every_opponent(make_site, tmp_path):
     build(elo_site(make_site, games), out)
     html = _page(out, "leagues/x/players/hero/opponents/")
     cells = re.findall(r'<tr><td><a href="[^"]+" class="name" title="[^"]*">([^<]*)</a></td><td>(\d+)</td>', html)
-    assert cells == [("Ana", "15"), ("Zoë", "15"), ("{{ x }}", "15"), ("&lt;b&gt;Bad&lt;/b&gt; &amp; &#34;Co&#34;", "2")]
+    assert cells == [("Ana", "15"), ("Zoë", "15"), ("{{ x }}", "15"),
+                     ("&lt;b&gt;Bad&lt;/b&gt; &amp; &#34;Co&#34;", "2")]
     assert "<h1>Opponents of Hero</h1>" in html
     assert 'class="h2h"' in _page(out, "leagues/x/players/hero/")
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 import markdown as python_markdown
@@ -21,7 +22,10 @@ import pytest
 from gitrepo import commit_all, git, init_repo
 from helpers import elo_match, league_data, league_toml, looks_like_traceback, rows_of, run_cli, write_files
 from sitegen.cli import main
-from sitegen.diff import CSV_HEADER, MD_RESERVE, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render
+from sitegen.diff import (
+    CSV_HEADER, MD_RESERVE, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render,
+)
+from sitegen.rating import Match
 from sitegen.revision import WORKING_TREE, Revision
 
 ELO = league_toml("elo", name="Duel", params='k = 32\nk_of = "each"',
@@ -92,7 +96,8 @@ def test_added_match_csv_by_hand_and_against_two_builds(two_commits, tmp_path):
             name = r["key"]
             assert (r["rating_before"], r["rank_before"]) == (before[name]["rating"], before[name]["rank"])
             assert (r["rating_after"], r["rank_after"]) == (after[name]["rating"], after[name]["rank"])
-    unchanged = {n for n in after if before[n]["rating"] == after[n]["rating"] and before[n]["rank"] == after[n]["rank"]}
+    unchanged = {n for n in after
+                 if before[n]["rating"] == after[n]["rating"] and before[n]["rank"] == after[n]["rank"]}
     assert unchanged == {"b", "d"}
 
 
@@ -181,7 +186,6 @@ def test_editing_an_old_match_ripples_through_later_matches(tmp_path):
     commit(repo, {"matches/duel/old.toml": elo_match("2024-01-01", "a", 0, "b", 1, id="m1")}, 2)
     rows = diff_csv(repo, "HEAD~1", "HEAD")
     assert matches_of(rows) == [("m1", "changed", "players.score")]
-    by_name = {r["key"]: r for r in rows if r["kind"] == "player"}
     # Before: a 1516 beats c 1500: E = 1/(1+10^(-16/400)) = 0.523010, a +32 * 0.476990 = +15.263693.
     # After: a 1484 beats c 1500: E = 0.476990, a +32 * 0.523010 = +16.736307 (c loses as much).
     assert players_of(rows) == [
@@ -462,7 +466,8 @@ def test_not_a_git_repository_and_no_git(tmp_path, monkeypatch, capsys):
 
 def test_invalid_match_at_either_revision_exits_1_naming_the_revision(two_commits):
     repo, _, second = two_commits
-    bad = '[[match]]\nid = "bad"\nplayed = 2024-02-01\nplayers = [{ name = "a", score = 2 }, { name = "b", score = 0 }]\n'
+    bad = ('[[match]]\nid = "bad"\nplayed = 2024-02-01\n'
+           'players = [{ name = "a", score = 2 }, { name = "b", score = 0 }]\n')
     write_files(repo, {"matches/duel/bad.toml": bad})
     result = run_cli("diff", "HEAD", "--root", str(repo))
     assert result.returncode == 1
@@ -716,8 +721,10 @@ PLACEMENT_LOBBY = ('[[match]]\nid = "p1"\nplayed = 2024-01-01\nplayers = [{ name
 GLICKO_LOBBY = ('[[match]]\nid = "g1"\nplayed = 2024-01-01\nplayers = [{ name = "Ann", score = 310 }, '
                 '{ name = "Bo", score = 1200.5 }, { name = "Cy", score = 120 }, { name = "Dan", score = 290.0 }]\n\n')
 ARENA_TEAMS = ('[[match]]\nid = "a1"\nplayed = 2024-01-01\nscore_to_win = 25\nteams = [\n'
-               '  { won = false, players = [{ name = "Ann", kills = 5, deaths = 3 }, { name = "Bo", kills = 4, deaths = 2 }] },\n'
-               '  { won = true, players = [{ name = "Cy", kills = 12, deaths = 1 }, { name = "Dan", kills = 13, deaths = 5 }] },\n'
+               '  { won = false, players = [{ name = "Ann", kills = 5, deaths = 3 }, '
+               '{ name = "Bo", kills = 4, deaths = 2 }] },\n'
+               '  { won = true, players = [{ name = "Cy", kills = 12, deaths = 1 }, '
+               '{ name = "Dan", kills = 13, deaths = 5 }] },\n'
                '  { won = false, players = [{ name = "Eve", kills = 1, deaths = 9 }] },\n]\n\n')
 
 RESULTS = {           # league -> (match id, its players and result)
@@ -809,16 +816,12 @@ def test_a_changed_result_shows_both_and_an_unchanged_one_once(two_commits):
     assert (rows["m3"]["result_before"], rows["m3"]["result_after"]) == ("a 1–0 c", "a 1–0 c")
 
 
-def _match(players: list[str], entries: list[dict]) -> "Match":
-    from datetime import datetime, timezone
-
-    from sitegen.rating import Match
-
+def _match(players: list[str], entries: list[dict]) -> Match:
     return Match("x", datetime(2024, 1, 1, tzinfo=timezone.utc), "matches/x.toml", 1, None, tuple(players),
                  tuple(entries))
 
 
-def _arena(teams: list[list[str]], won: int) -> "Match":
+def _arena(teams: list[list[str]], won: int) -> Match:
     names = [n for team in teams for n in team]
     entries = [{"kills": 2 * t + 1, "deaths": 0, "assists": 0, "betrayals": 0, "team": t + 1, "won": t == won}
                for t, team in enumerate(teams) for _ in team]

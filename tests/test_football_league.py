@@ -77,7 +77,8 @@ def test_home_weight_points_and_shootouts(files):
     assert ms["2025-09-07-thailand-iraq"]["weight"] == 1.5             # another tournament
     assert ms["2025-09-07-thailand-iraq"]["players"][1] == {"name": "Iraq", "score": 1, "points": 1}
     assert ms["1924-04-06-aruba-curacao"]["players"][1]["name"] == "Curaçao"
-    assert "notes" in ms["2022-12-09-malaysia-cambodia"] and "shoot-out" not in ms["2022-12-09-malaysia-cambodia"]["notes"]
+    match = ms["2022-12-09-malaysia-cambodia"]
+    assert "notes" in match and "shoot-out" not in match["notes"]
 
 
 def test_ids_are_unique_and_short(files):

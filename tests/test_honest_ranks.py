@@ -29,7 +29,8 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 
 def boards(root: Path) -> dict:
     site = check(root)
-    return {r.league.config.slug: build_board(league_view(r, site.roster), site.settings.board_for(r.league.config.slug))
+    return {r.league.config.slug: build_board(league_view(r, site.roster),
+                                              site.settings.board_for(r.league.config.slug))
             for r in rate(site)}
 
 

@@ -319,7 +319,8 @@ def test_template_syntax_in_names_is_not_evaluated(site):
 
 def test_notes_tiers_aliases_and_settings_are_shown_as_text(site):
     duel = (site / "leagues" / "duel" / "matches" / "2024-may-1" / "index.html").read_text(encoding="utf-8")
-    assert "&lt;script&gt;alert(1)&lt;/script&gt; rematch: &lt;/textarea&gt;&lt;b&gt;bold&lt;/b&gt; &amp; {{ 7*7 }}" in duel
+    assert ("&lt;script&gt;alert(1)&lt;/script&gt; rematch: &lt;/textarea&gt;&lt;b&gt;bold&lt;/b&gt; &amp; "
+            "{{ 7*7 }}") in duel
     lobby = (site / "leagues" / "lobby" / "matches" / "season-1-1" / "index.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;console&lt;/b&gt; &amp; &#34;pc&#34;" in lobby
     assert "Lobby notes: &lt;img src=x onerror=alert(1)&gt; ${alert(1)} {% raw %}" in lobby
@@ -422,5 +423,5 @@ def test_refused_names_exit_1_without_a_traceback(make_site):
     assert done.returncode == 1, done.stdout + done.stderr
     assert not looks_like_traceback(done.stderr), done.stderr
     lines = done.stderr.strip().splitlines()
-    assert any(l.startswith("matches/duel/2024/extra.toml") and "id" in l for l in lines), lines
-    assert any("players[1].name" in l for l in lines), lines
+    assert any(line.startswith("matches/duel/2024/extra.toml") and "id" in line for line in lines), lines
+    assert any("players[1].name" in line for line in lines), lines

@@ -175,15 +175,16 @@ def test_pools_are_byte_identical_across_builds_and_hash_seeds(tmp_path):
     pages = sorted((tmp_path / "a" / page).glob("*/index.html"))
     assert pages and all(p.read_bytes() == (tmp_path / "b" / page / p.parent.name / "index.html").read_bytes()
                          for p in pages)
-    assert any("Your opponent pool" in p.read_text(encoding="utf-8") and first["opponent"] in p.read_text(encoding="utf-8")
-               for p in pages)
+    texts = [p.read_text(encoding="utf-8") for p in pages]
+    assert any("Your opponent pool" in text and first["opponent"] in text for text in texts)
 
 
 @pytest.mark.parametrize(("params", "message"), [
     ("pool_size = 1", "params.pool_size: must be an integer from 2 to 10,000, got 1"),
     ("pool_size = 2.5", "params.pool_size: must be an integer from 2 to 10,000, got 2.5"),
     ("pool_deviation = 0", "params.pool_deviation: must be a number > 0 and at most 1,000,000, got 0"),
-    ('pool_deviation = "wide"', 'params.pool_deviation: must be a number > 0 and at most 1,000,000, got the text "wide"'),
+    ('pool_deviation = "wide"',
+     'params.pool_deviation: must be a number > 0 and at most 1,000,000, got the text "wide"'),
 ])
 def test_bad_pool_params_are_problems(tmp_path, params, message):
     root = write_files(tmp_path / "site", {"matches/l/league.toml": league_toml("elo", params=params),
@@ -195,7 +196,8 @@ def test_bad_pool_params_are_problems(tmp_path, params, message):
 def test_only_elo_leagues_have_pools(tmp_path):
     root = write_files(tmp_path / "site", {
         "matches/l/league.toml": league_toml("placement"),
-        "matches/l/m.toml": '[[match]]\nplayed = 2024-01-01\nplayers = [{ name = "A", place = 1 }, { name = "B", place = 2 }]\n',
+        "matches/l/m.toml": '[[match]]\nplayed = 2024-01-01\n'
+                            'players = [{ name = "A", place = 1 }, { name = "B", place = 2 }]\n',
     })
     assert "pools.csv" not in league_data(root, "l") and "next.csv" not in league_data(root, "l")
 
@@ -203,7 +205,8 @@ def test_only_elo_leagues_have_pools(tmp_path):
 # --- next.csv ------------------------------------------------------------------------------
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(names, st.tuples(st.integers(1400, 1420).map(float), st.sampled_from([None, "", "EU", "NA", "Ω"])),
+@given(st.dictionaries(names, st.tuples(st.integers(1400, 1420).map(float),
+                                        st.sampled_from([None, "", "EU", "NA", "Ω"])),
                        max_size=30))
 def test_next_groupings_are_threes_by_region_and_rating(players):
     rated = synthetic({n: r for n, (r, _) in players.items()}, system_name="glicko2")

@@ -23,7 +23,7 @@ from helpers import elo_match, league_toml
 from sitegen.build import build, check, rate
 from sitegen.history import rate_league
 from sitegen.predict import (
-    OUTCOMES, league_predictor, nearest, player_states, predict_lobby, predict_pair, ratings_json,
+    league_predictor, nearest, player_states, predict_lobby, predict_pair, ratings_json,
 )
 from sitegen.rating.base import Match
 

@@ -140,7 +140,7 @@ def test_the_home_page_names_the_build_date_and_commit(repo, tmp_path, monkeypat
     out = built(root, tmp_path / "out")
     assert build_line(out) == f"Built 2026-02-03 from commit {feb[:7]}."
     home = (out / "index.html").read_text(encoding="utf-8")
-    assert f'<time datetime="2026-02-03T14:05:00Z">2026-02-03</time>' in home
+    assert '<time datetime="2026-02-03T14:05:00Z">2026-02-03</time>' in home
     assert f'<a href="{URL}/commit/{feb}"><code>{feb[:7]}</code></a>' in home
     # The build line is on the home page only: other pages do not change with every commit.
     others = [p for p in out.rglob("*.html") if p != out / "index.html"]
@@ -329,7 +329,8 @@ def test_outside_a_repository_there_is_no_provenance_and_no_noise(plain_site, tm
     assert {r["commit"] for r in matches_json(out).values()} == {None}
     text = page(out, "a-2")
     assert provenance_of(text) == "" and "uncommitted" not in text and "/blob/" not in text
-    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text      # file and line all the same
+    # The file and the line are all the same.
+    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text
     assert build_line(out) == ""
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import league_data, league_toml, problems_of, rows_of, run_cli
-from sitegen.rating.base import Match, expected
+from sitegen.rating.base import Match
 from sitegen.rating.elo import Elo, margin_multiplier
 
 UTC = timezone.utc
@@ -368,7 +368,8 @@ def test_initial_lunaro_and_placement_values(make_site):
 
 
 def test_initial_glicko2_tables(make_site):
-    text = match("2024-01-01", 'players = [{ name = "A", score = 1 }, { name = "B", score = 2 }, { name = "C", score = 0 }]')
+    text = match("2024-01-01",
+                 'players = [{ name = "A", score = 1 }, { name = "B", score = 2 }, { name = "C", score = 0 }]')
     got = messages(make_site, "glicko2", text,
                    initial='A = { rating = 1400, rd = 0 }\nB = { volatility = -0.1, rdd = 50 }\nC = 2e6\n')
     assert got == [
@@ -438,7 +439,8 @@ def test_misused_elo_keys(make_site):
 def test_a_margin_rule_needs_both_players_points(make_site):
     text = match("2024-01-01", two("A", 1, "B", 0, pa=3)) + match("2024-01-02", two("A", 1, "B", 0))
     got = messages(make_site, "elo", text, params='margin = "538-nba"')
-    missing = 'is missing; with margin = "538-nba" both players need points (a number >= 0, the game score such as goals)'
+    missing = ('is missing; with margin = "538-nba" both players need points '
+               '(a number >= 0, the game score such as goals)')
     assert got == [f"matches/lg/m.toml:3: match #1 (m-1): players[1].points: {missing}",
                    f"matches/lg/m.toml:7: match #2 (m-2): players[0].points: {missing}",
                    f"matches/lg/m.toml:7: match #2 (m-2): players[1].points: {missing}"]

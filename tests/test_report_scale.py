@@ -28,7 +28,7 @@ def history(n: int) -> str:
         if i % 3 == 0:
             keys.reverse()
         out.append("[[match]]\n"
-                   f"played = 2020-01-01T00:00:00Z\n"
+                   "played = 2020-01-01T00:00:00Z\n"
                    + "\n".join(keys) + "\n"
                    "players = [\n"
                    f'  {{ name = "p{i % 50}", goals = 20, ping = 5 }},\n'

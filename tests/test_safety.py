@@ -247,15 +247,17 @@ def test_a_lunaro_ping_is_not_a_result(tmp_path):
 
 def test_a_match_of_10000_players_is_refused_at_once(tmp_path):
     players = ", ".join(f'{{ name = "p{i}", place = {i + 1} }}' for i in range(10_000))
-    root = write_files(tmp_path / "big", {"matches/br/league.toml": league_toml("placement"),
-                                          "matches/br/a.toml": f"[[match]]\nplayed = 2024-01-01\nplayers = [{players}]\n"})
+    root = write_files(tmp_path / "big", {
+        "matches/br/league.toml": league_toml("placement"),
+        "matches/br/a.toml": f"[[match]]\nplayed = 2024-01-01\nplayers = [{players}]\n"})
     assert lines(root) == ["matches/br/a.toml:3: match #1 (a-1): players: must list at most 1,000 players, got 10,000"]
 
 
 def test_a_200_player_lobby_is_fine(tmp_path):
     players = ", ".join(f'{{ name = "p{i}", place = {i + 1} }}' for i in range(200))
-    root = write_files(tmp_path / "lobby", {"matches/br/league.toml": league_toml("placement"),
-                                            "matches/br/a.toml": f"[[match]]\nplayed = 2024-01-01\nplayers = [{players}]\n"})
+    root = write_files(tmp_path / "lobby", {
+        "matches/br/league.toml": league_toml("placement"),
+        "matches/br/a.toml": f"[[match]]\nplayed = 2024-01-01\nplayers = [{players}]\n"})
     assert len(check(root).leagues[0].matches[0].players) == 200
 
 
@@ -307,8 +309,9 @@ def glicko_lobby(tmp_path: Path, period: str) -> Path:
     for i in range(8):
         players = ", ".join(f'{{ name = "p{j}", score = {(100 - j) if i % 2 else j} }}' for j in range(100))
         tables.append(f'[[match]]\nid = "m{i}"\nplayed = 2024-01-0{i % 7 + 1}\nplayers = [{players}]\n')
-    return write_files(tmp_path / period, {"matches/wvw/league.toml": league_toml("glicko2", params=f'period = "{period}"'),
-                                           "matches/wvw/a.toml": "\n".join(tables)})
+    return write_files(tmp_path / period, {
+        "matches/wvw/league.toml": league_toml("glicko2", params=f'period = "{period}"'),
+        "matches/wvw/a.toml": "\n".join(tables)})
 
 
 def test_glicko2_volatility_that_runs_away_names_the_league_and_match(tmp_path):

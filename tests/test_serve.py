@@ -49,7 +49,8 @@ _rate = _build.rate
 
 
 def rate(site):
-    text = (site.root / "pyproject.toml").read_text(encoding="utf-8") if (site.root / "pyproject.toml").is_file() else ""
+    pyproject = site.root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     if "# break: runtime" in text:
         raise RuntimeError("a rebuild that breaks")
     if "# break: oserror" in text:

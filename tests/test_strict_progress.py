@@ -14,7 +14,6 @@ import tomllib
 import pytest
 
 from helpers import REPO, league_toml, lunaro_match, run_cli, tree_snapshot
-from sitegen.build import build
 from sitegen.cli import main
 from sitegen.names import toml_key
 from sitegen.progress import Progress, in_ci, wanted

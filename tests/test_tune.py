@@ -178,7 +178,8 @@ def test_the_tune_table_of_league_toml_is_the_sweep_on_the_accuracy_page(tmp_pat
     ("k = [0, 20]", 'tune.k[0]: must be a number > 0 and at most 10,000, or "fide", got 0'),
     ("k = [20, 20]", "tune.k[1]: 20 is listed twice"),
     ("k = 20", "tune.k: must be a non-empty list of values to try"),
-    ("k = [1, 2, 3, 4, 5]\ninitial = [1, 2, 3, 4, 5]", "25 combinations of values; every build replays each, so at most 24"),
+    ("k = [1, 2, 3, 4, 5]\ninitial = [1, 2, 3, 4, 5]",
+     "25 combinations of values; every build replays each, so at most 24"),
 ])
 def test_a_bad_tune_table_is_a_problem_of_league_toml(tmp_path, tune, said):
     from tests.helpers import problems_of

@@ -232,8 +232,8 @@ CASES = {
         "matches/lu/league.toml", 3, "tiers", ("list",)),
     "league.toml syntax error": Case({**lu(), "matches/lu/league.toml": 'name = "L"\nsystem = lunaro\n'},
                                      "matches/lu/league.toml", 2, None, ("invalid TOML",)),
-    "missing league.toml": Case({**lu(), "matches/nolg/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)}, "matches/nolg", None,
-                                None, ("league.toml",)),
+    "missing league.toml": Case({**lu(), "matches/nolg/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)},
+                                "matches/nolg", None, None, ("league.toml",)),
     "bad league slug": Case({"matches/Bad_Slug/league.toml": LU_LEAGUE,
                              "matches/Bad_Slug/m.toml": match_file(LU_P0, LU_P1, first=LU_FIRST)},
                             "matches/Bad_Slug", None, None, ("Bad_Slug", "slug", "lower-case")),
@@ -720,8 +720,8 @@ def test_values_of_the_wrong_type_are_described_for_people(make_site):
         'matches/lu/t.toml:10: match #2 (t-2): notes: must be a string (text in quotes), got the list ["a", "b"]',
         "matches/lu/t.toml:13: match #2 (t-2): players[1].name: must be a string (the player's name, in quotes), "
         "got 5",
-        "matches/lu/t.toml:13: match #2 (t-2): players[1].ping: must be an integer from 0 to 1,000,000 (milliseconds), got the "
-        "table { ms = 80 }",
+        "matches/lu/t.toml:13: match #2 (t-2): players[1].ping: must be an integer from 0 to 1,000,000 "
+        "(milliseconds), got the table { ms = 80 }",
         "matches/lu/t.toml:17: match #3 (t-3): played: must be a TOML date-time (2024-05-01T19:30:00+02:00, "
         "2024-05-01T19:30:00) or date (2024-05-01), got the text \"2026-03-14 20:05\" (dates are written without "
         "quotes); write played = 2026-03-14T20:05:00+01:00, with the UTC offset of the time's zone (Z for UTC)",
@@ -768,7 +768,8 @@ def test_player_instead_of_players(make_site):
         'matches/el/p.toml:1: match #1 (p-1): players: is missing; must be a list of exactly 2 players, each '
         '{ name = "...", score = ... }',
         "matches/el/p.toml:3: match #1 (p-1): player: unknown key; did you mean 'players'? matches of this elo "
-        "league have: id, played, notes, players, challenger, home, season, weight — see the elo spec page (spec/elo/ on the site)",
+        "league have: id, played, notes, players, challenger, home, season, weight — see the elo spec page "
+        "(spec/elo/ on the site)",
     ]
 
 
@@ -776,7 +777,8 @@ def test_player_listed_twice_names_the_other_entry(make_site):
     text = ('[[match]]\nplayed = 2024-01-01\nplayers = [\n  { name = "B", score = 0 },\n'
             '  { name = "Zugzwang", score = 1 },\n  { name = "Zugzwang", score = 0 },\n]\n')
     placement = text.replace("score = 1", "place = 1").replace("score = 0", "place = 2")
-    assert lines_of(make_site, {"matches/br/league.toml": league_toml("placement"), "matches/br/p.toml": placement}) == [
+    files = {"matches/br/league.toml": league_toml("placement"), "matches/br/p.toml": placement}
+    assert lines_of(make_site, files) == [
         "matches/br/p.toml:6: match #1 (p-1): players[2].name: 'Zugzwang' is already listed as players[1]; "
         "a player may appear only once in a match"]
 
@@ -821,8 +823,8 @@ def test_match_of_another_system_names_the_league_system(make_site):
     text = '[[match]]\nplayed = 2024-01-01\nplatform = "pc"\nplayers = [\n' + TWO + ']\n'
     assert lines_of(make_site, {"matches/el/league.toml": EL_LEAGUE, "matches/el/m.toml": text}) == [
         "matches/el/m.toml:3: match #1 (m-1): platform: unknown key; 'platform' is a key of placement matches; "
-        "matches of this elo league have: id, played, notes, players, challenger, home, season, weight — see the elo spec page "
-        "(spec/elo/ on the site)",
+        "matches of this elo league have: id, played, notes, players, challenger, home, season, weight — "
+        "see the elo spec page (spec/elo/ on the site)",
     ] + [
         f"matches/el/m.toml:{5 + i}: match #1 (m-1): players[{i}].{key}: unknown key; '{key}' is a key of lunaro "
         "players; players of this elo league have: name, score, points — see the elo spec page (spec/elo/ on the site)"
@@ -925,8 +927,8 @@ def test_match_key_below_a_team_header_says_where_it_belongs(make_site):
             'players = [{ name = "Vale", kills = 21, deaths = 7 }]\nscore_to_win = 25\n\n'
             '[[match.teams]]\nwon = false\nplayers = [{ name = "Kite", kills = 19, deaths = 17 }]\n')
     assert lines_of(make_site, {"matches/arena/league.toml": league_toml("arena"), "matches/arena/w.toml": text}) == [
-        "matches/arena/w.toml:7: match #1 (w-1): score_to_win: is missing; must be an integer from 1 to 1,000,000 (the score that "
-        "wins the game)",
+        "matches/arena/w.toml:7: match #1 (w-1): score_to_win: is missing; must be an integer from 1 to 1,000,000 "
+        "(the score that wins the game)",
         "matches/arena/w.toml:7: match #1 (w-1): teams[0].score_to_win: unknown key; 'score_to_win' is a key of the "
         "match: write it above the first [[match.teams]] header, or before teams = [...]; teams of this arena "
         "league have: won, players — see the arena spec page (spec/arena/ on the site)",

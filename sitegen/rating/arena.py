@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from .base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
-    is_int, is_number, non_negative, parse_entries, unknown_key, value_text,
+    is_number, non_negative, parse_entries, unknown_key, value_text,
     COUNT_ALLOWED, count,
 )
 from .base import EN_DASH, listing
@@ -98,7 +98,8 @@ class Arena(MatchSystem):
         ok = True
         score_to_win = raw.get("score_to_win")
         if "score_to_win" not in raw:
-            report(("score_to_win",), f"is missing; must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game)")
+            report(("score_to_win",),
+                   f"is missing; must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game)")
             ok = False
         elif not count(score_to_win, 1):
             report(("score_to_win",), f"must be an integer from 1 to {MAX_COUNT:,} (the score that wins the game), "

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from ..limits import MAX_COUNT, MAX_RATING
 from .base import (
     BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
-    Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries, positive,
+    Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries,
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )

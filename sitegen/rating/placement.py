@@ -14,7 +14,7 @@ import numpy as np
 from ..limits import MAX_COUNT
 from .base import (
     BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
-    Reporter, either, is_int, is_number, one_of, parse_entries, positive, value_text,
+    Reporter, either, one_of, parse_entries, value_text,
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
