@@ -373,9 +373,11 @@
         var before = r.skills[side], after = o.skills[side];
         td.setAttribute("data-mu", String(after.mu));
         td.setAttribute("data-sigma", String(after.sigma));
+        // One line each, so that a phone's two columns stay narrow.
         td.appendChild(el("br"));
-        td.appendChild(el("span", "μ " + fmtDelta(after.mu - before.mu) + ", σ " + fmtDelta(after.sigma - before.sigma),
-                          { "class": "meta" }));
+        td.appendChild(el("span", "μ " + fmtDelta(after.mu - before.mu), { "class": "meta" }));
+        td.appendChild(el("br"));
+        td.appendChild(el("span", "σ " + fmtDelta(after.sigma - before.sigma), { "class": "meta" }));
       });
       body.appendChild(tr);
     });
