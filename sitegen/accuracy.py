@@ -14,6 +14,12 @@ calendar year of ``played`` (UTC). What one prediction is depends on the system:
   earlier listed), A's E(mu, mu_j, phi_j) from the values both held at the start of
   the rating period (those the period's update used), against A's battle score after
   the league's score transform.
+- openskill: one per pair of teams of a match (each unordered pair once), the better
+  placed team's win probability by the package's own ``predict_win`` of the two teams,
+  from every player's mu and sigma held before the match (sigma before tau is added),
+  with the league's model parameters, against S = 1; on a tie the earlier listed team
+  of the two is the one predicted, S = 0.5. A team is named by its players joined with
+  " & " (the baselines' plain Elo rates that line-up as one side).
 
 arena rates no pairs and predicts nothing, so it has no accuracy.csv.
 """
@@ -116,11 +122,36 @@ def _glicko2(rated: RatedLeague) -> Iterator[Prediction]:
                                  b.player, b.opponent, m.id)
 
 
+def _openskill(rated: RatedLeague) -> Iterator[Prediction]:
+    model = rated.league.config.system.model
+    matches = {m.id: m for m in rated.league.matches}
+    for event in rated.events:
+        m = matches[event.key]
+        teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
+        for i, e in enumerate(m.entries):
+            teams.setdefault(e["team"], []).append(i)
+        order = sorted(teams)                     # team numbers follow the match's listing
+        places = m.extra["places"]
+        # changes.csv rows follow the match's player order: each row's belief before it.
+        skills = [[model.rating(mu=float(event.changes[i].terms["mu_before"]),
+                                sigma=float(event.changes[i].terms["sigma_before"])) for i in teams[t]]
+                  for t in order]
+        names = [" & ".join(m.players[i] for i in teams[t]) for t in order]
+        n = len(order)
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = (j, i) if places[j] < places[i] else (i, j)
+                e = float(model.predict_win([skills[a], skills[b]])[0])
+                yield Prediction(m.played.year, e, 0.5 if places[i] == places[j] else 1.0,
+                                 names[a], names[b], m.id)
+
+
 PREDICTORS: dict[str, Callable[[RatedLeague], Iterator[Prediction]]] = {
     "lunaro": _first_listed,
     "elo": _first_listed,
     "placement": _placement,
     "glicko2": _glicko2,
+    "openskill": _openskill,
 }
 
 

@@ -29,6 +29,7 @@ PREDICTION = {
     "elo": "the first listed player's expected score",
     "placement": "for each pair of players, the better placed one's expected score",
     "glicko2": "for each pair of players, the earlier listed one's expected battle score",
+    "openskill": "for each pair of teams, the better placed team's chance of winning by the Plackett-Luce model",
 }
 
 

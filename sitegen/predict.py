@@ -20,9 +20,13 @@ What a prediction assumes, per system (the spec pages say it too):
 - placement: one lobby, every player a different place (a two-player lobby on the pages).
 - glicko2: one match of the players in the rating period after the league's last, so
   each player enters with the RD the standings show (grown for the periods sat out).
+- openskill: one match of the two as teams of one, at the league's model parameters
+  (tau added to sigma first, as at every match); E is the package's ``predict_win``, a
+  chance of winning, and each result's mu, sigma and ordinal mu - 3 sigma are the
+  package's ``rate`` of that match (win: places 1, 2; draw: 1, 1; loss: 2, 1).
 - arena: its rating is a mean of game ratings and predicts no pairs: no predictor.
 
-None of these is a win probability: E is an expected score (a draw counts a half; for
+None of the first four is a win probability: E is an expected score (a draw counts a half; for
 lunaro it is an expected share of the goals, for glicko2 of the battle score).
 """
 
@@ -41,9 +45,10 @@ from .rating.base import expected, round_half_away
 from .rating.elo import Elo, margin_multiplier, new_ratings
 from .rating.glicko2 import Glicko, Glicko2, expected_score, update
 from .rating.lunaro import Lunaro, ability
+from .rating.openskill import Z, OpenSkill, Skill, update as openskill_update
 from .rating.placement import Placement, placement_terms
 
-PREDICT_SYSTEMS = ("lunaro", "elo", "placement", "glicko2")
+PREDICT_SYSTEMS = ("lunaro", "elo", "placement", "glicko2", "openskill")
 NEAREST = 10
 # The outcomes a pair's prediction is shown at: the first player's score S.
 OUTCOMES = (1.0, 0.5, 0.0)
@@ -52,7 +57,10 @@ OUTCOME_LABELS = {
     "elo": ("win", "draw", "loss"),
     "placement": ("1st", "tied", "2nd"),       # of a lobby of the two
     "glicko2": ("all", "equal", "none"),         # battle score 1, ½ and 0
+    "openskill": ("win", "draw", "loss"),        # places 1-2, 1-1 and 2-1
 }
+# openskill: the first player's S -> the two places of the match.
+OPENSKILL_PLACES = {1.0: (1, 2), 0.5: (1, 1), 0.0: (2, 1)}
 
 
 def predicts(system_name: str) -> bool:
@@ -70,6 +78,8 @@ def player_states(rated: RatedLeague) -> dict[str, dict[str, Any]]:
         state: dict[str, Any] = {"r": s.rating}
         if system.name == "glicko2":
             state.update(rd=s.extra["rd"], vol=s.extra["volatility"])
+        elif system.name == "openskill":
+            state.update(mu=s.extra["mu"], sigma=s.extra["sigma"])
         out[s.player] = state
     if isinstance(system, Elo):
         _elo_states(rated, system, out)
@@ -105,6 +115,7 @@ def _params(system: Any) -> dict[str, Any]:
                 "master_rating", "home_advantage", "margin"),
         "placement": ("k", "k_bands", "normalize", "floor", "initial"),
         "glicko2": ("tau", "epsilon"),
+        "openskill": ("beta", "tau", "kappa", "limit_sigma"),
     }[system.name]
     out = {}
     for n in names:
@@ -122,7 +133,10 @@ def ratings_json(rated: RatedLeague) -> str | None:
     if not predicts(system.name):
         return None
     players = [{"n": name, **state} for name, state in player_states(rated).items()]
-    doc = {"system": system.name, "params": _params(system), "players": players}
+    params = _params(system)
+    if system.name == "openskill":
+        params["z"] = Z          # the ordinal mu - z sigma the ratings are
+    doc = {"system": system.name, "params": params, "players": players}
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
 
 
@@ -137,6 +151,8 @@ class Outcome:
     score: float              # the first player's S
     after_a: float | None
     after_b: float | None
+    # openskill: each side's (mu, sigma) after the result; after_a/after_b are the ordinals.
+    skills: tuple[tuple[float, float], tuple[float, float]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +164,7 @@ class PairPrediction:
     expected_a: float
     expected_b: float         # 1 - expected_a, except glicko2 (each side uses the other's RD)
     outcomes: tuple[Outcome, ...]
+    skills: tuple[tuple[float, float], tuple[float, float]] | None = None     # openskill: (mu, sigma) before
 
     def change(self, outcome: Outcome) -> tuple[float | None, float | None]:
         return (None if outcome.after_a is None else outcome.after_a - self.rating_a,
@@ -206,6 +223,19 @@ def predict_pair(system: Any, a: str, b: str, states: Mapping[str, Mapping[str, 
                              update(gb, [(ga, 1.0 - s)], tau=system.tau, epsilon=system.epsilon).rating)
                      for lab, s in zip(labels, scores))
         return PairPrediction(a, b, ga.rating, gb.rating, expected_score(ga, gb), expected_score(gb, ga), outs)
+    if isinstance(system, OpenSkill):
+        ka, kb = Skill(sa["mu"], sa["sigma"]), Skill(sb["mu"], sb["sigma"])
+        model = system.model
+        win = model.predict_win([[model.rating(mu=ka.mu, sigma=ka.sigma)], [model.rating(mu=kb.mu, sigma=kb.sigma)]])
+        outs = []
+        for lab, s in zip(labels, scores):
+            if s not in OPENSKILL_PLACES:
+                raise ValueError(f"openskill predicts a win, a draw or a loss (S = 1, 0.5 or 0), not S = {s}")
+            (na,), (nb,) = openskill_update(model, [[ka], [kb]], OPENSKILL_PLACES[s])
+            outs.append(Outcome(lab, s, na.mu - Z * na.sigma, nb.mu - Z * nb.sigma,
+                                ((na.mu, na.sigma), (nb.mu, nb.sigma))))
+        return PairPrediction(a, b, ka.ordinal, kb.ordinal, float(win[0]), float(win[1]), tuple(outs),
+                              ((ka.mu, ka.sigma), (kb.mu, kb.sigma)))
     raise ValueError(f"{system.name} predicts no pairs")
 
 

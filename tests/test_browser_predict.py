@@ -22,6 +22,7 @@ pytest.importorskip("playwright.sync_api", reason="the playwright package is not
 from helpers import elo_match, league_toml, write_files  # noqa: E402
 from test_browser import VIEWPORTS, Tab, _QuietHandler  # noqa: E402
 from test_browser_phone import WIDE_TABLES  # noqa: E402
+from test_predict import openskill_games  # noqa: E402
 
 
 def wide(page) -> list[str]:
@@ -50,7 +51,13 @@ def served(tmp_path_factory):
     write_files(root, {"matches/home/league.toml": league_toml(
         "elo", extra='[initial]\n"Dee" = 3000\n',
         params='home_advantage = 60\nmargin = "538-nba"\nprovisional_games = 2'),
-        "matches/home/m.toml": matches.replace('"<b>Zed & "Q"</b>"', "'<b>Zed & \"Q\"</b>'")})
+        "matches/home/m.toml": matches.replace('"<b>Zed & "Q"</b>"', "'<b>Zed & \"Q\"</b>'"),
+        # openskill with its parameters off the defaults, limit_sigma on, and a name with markup.
+        "matches/os/league.toml": league_toml("openskill",
+                                              params="beta = 3.5\ntau = 1.5\nkappa = 0.01\nlimit_sigma = true"),
+        "matches/os/m.toml": openskill_games().replace("'Dee'", "'<b>Zed & \"Q\"</b>'"),
+        "matches/osd/league.toml": league_toml("openskill"),
+        "matches/osd/m.toml": openskill_games()})
     base = tmp_path_factory.mktemp("served")
     build(root, base / "site")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
@@ -196,7 +203,34 @@ def test_arena_says_it_has_no_predictor(served, tab):
     assert "no predictor" in t.page.locator("section.predictor").inner_text()
 
 
-@pytest.mark.parametrize("slug", ["duel", "ladder", "royale", "wvw", "home"])
+@pytest.mark.parametrize("slug", ["os", "osd"])
+def test_openskill_equals_the_package(served, tab, slug):
+    url, rated = served
+    league = rated[slug]
+    system = league.league.config.system
+    states = player_states(league)
+    names = [r.standing.player for r in league.standings]
+    t = tab()
+    page = open_predictor(t, url + f"leagues/{slug}/")
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            page.fill("#predict-p1", a)
+            page.fill("#predict-p2", b)
+            got = pair_numbers(page)
+            pred = predict_pair(system, a, b, states)
+            assert_pair(got, pred)
+            skills = page.evaluate("""() => [...document.querySelectorAll('.predict-out tbody tr')].map(tr =>
+                [...tr.querySelectorAll('td')].map(td => [Number(td.dataset.mu), Number(td.dataset.sigma)]))""")
+            for row, o in zip(skills, pred.outcomes):
+                assert row[0] + row[1] == pytest.approx(list(o.skills[0] + o.skills[1]), abs=TOL)
+    assert "Chance of winning" in page.locator(".predict-out").inner_text()
+    assert page.locator(".predict-out b").count() == 0
+    assert not t.problems, t.problems
+
+
+@pytest.mark.parametrize("slug", ["duel", "ladder", "royale", "wvw", "home", "os"])
 def test_phone_shows_predictions_without_sideways_scrolling(served, tab, slug):
     url, rated = served
     names = [r.standing.player for r in rated[slug].standings]

@@ -247,3 +247,86 @@ def test_ratings_json_holds_every_rated_player_and_no_arena():
         assert [p["n"] for p in doc["players"]] == [r.standing.player for r in rated[slug].standings]
         assert [p["r"] for p in doc["players"]] == [r.standing.rating for r in rated[slug].standings]
         assert doc["system"] == rated[slug].league.config.system.name
+
+
+# --- openskill ------------------------------------------------------------------------------
+
+def openskill_games() -> str:
+    """A small openskill league: duels, a team match and a three-team lobby with a tie."""
+    def game(played, *teams):
+        body = "".join(f"[[match.teams]]\nplace = {p}\nplayers = [{', '.join(f'{{ name = {n!r} }}' for n in names)}]\n"
+                       for p, names in teams)
+        return f"[[match]]\nplayed = {played}\n{body}\n"
+    return "".join([
+        game("2024-01-01", (1, ["Ann"]), (2, ["Bob"])),
+        game("2024-01-02", (2, ["Ann", "Cy"]), (1, ["Bob", "Dee"])),
+        game("2024-01-03", (1, ["Cy"]), (1, ["Dee"]), (3, ["Eve"])),
+        game("2024-01-04", (1, ["Eve"]), (2, ["Ann"])),
+        game("2024-01-05", (1, ["Bob"]), (1, ["Eve"])),
+    ])
+
+
+OPENSKILL_PARAMS = ["", "beta = 3.0\ntau = 0.4\nkappa = 0.01", "limit_sigma = true\ntau = 2.0", "tau = 0"]
+
+
+@pytest.mark.parametrize("params", OPENSKILL_PARAMS)
+def test_openskill_pairs_equal_the_engine_and_the_package(make_site, params):
+    from openskill.models import PlackettLuce
+    root = make_site({"matches/os/league.toml": league_toml("openskill", params=params),
+                      "matches/os/m.toml": openskill_games()})
+    rated = leagues(root)["os"]
+    system = rated.league.config.system
+    states = player_states(rated)
+    # The package itself, set up from league.toml's values as its documentation shows.
+    kw = dict(line.split(" = ") for line in params.splitlines())
+    model = PlackettLuce(**{k: (v == "true") if k == "limit_sigma" else float(v) for k, v in kw.items()})
+    names = list(states)
+    assert len(names) == 5
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            pred = predict_pair(system, a, b, states)
+            ra = model.rating(mu=states[a]["mu"], sigma=states[a]["sigma"])
+            rb = model.rating(mu=states[b]["mu"], sigma=states[b]["sigma"])
+            win = model.predict_win([[ra], [rb]])
+            assert (pred.expected_a, pred.expected_b) == pytest.approx(win, abs=TOL)
+            assert pred.rating_a == pytest.approx(states[a]["r"], abs=TOL)
+            assert [o.label for o in pred.outcomes] == ["win", "draw", "loss"]
+            for o, places in zip(pred.outcomes, [(1, 2), (1, 1), (2, 1)]):
+                fresh = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in (ra, rb)]
+                [[na], [nb]] = model.rate(fresh, ranks=list(places), limit_sigma=model.limit_sigma)
+                assert o.skills[0] + o.skills[1] == pytest.approx((na.mu, na.sigma, nb.mu, nb.sigma), abs=TOL)
+                assert (o.after_a, o.after_b) == pytest.approx((na.ordinal(), nb.ordinal()), abs=TOL)
+                # And the engine, the match appended to the league.
+                got = engine_after(rated, (a, b), ({"team": 1, "place": places[0]}, {"team": 2, "place": places[1]}),
+                                   {"places": places})
+                assert got[a][0] == pytest.approx(pred.rating_a, abs=TOL)
+                assert (got[a][1], got[b][1]) == pytest.approx((o.after_a, o.after_b), abs=TOL)
+                assert (got[a][2]["mu_after"], got[a][2]["sigma_after"]) == pytest.approx(o.skills[0], abs=TOL)
+                assert (got[b][2]["mu_after"], got[b][2]["sigma_after"]) == pytest.approx(o.skills[1], abs=TOL)
+
+
+def test_openskill_ratings_json_and_player_pages(tmp_path, make_site):
+    root = make_site({"matches/os/league.toml": league_toml("openskill", params="beta = 3.0"),
+                      "matches/os/m.toml": openskill_games()})
+    rated = leagues(root)["os"]
+    doc = json.loads(ratings_json(rated))
+    assert doc["params"] == {"beta": 3.0, "tau": 25 / 300, "kappa": 0.0001, "limit_sigma": False, "z": 3}
+    for p, r in zip(doc["players"], rated.standings):
+        assert (p["n"], p["r"], p["mu"], p["sigma"]) == (
+            r.standing.player, r.standing.rating, r.standing.extra["mu"], r.standing.extra["sigma"])
+    out = tmp_path / "out"
+    build(root, out)
+    states = player_states(rated)
+    for name in states:
+        html = (out / "leagues" / "os" / "players" / name.lower() / "index.html").read_text(encoding="utf-8")
+        rows = re.findall(r'<tr data-opponent="([^"]+)" data-expected="([^"]+)">(.*?)</tr>', html)
+        assert [r[0] for r in rows] == nearest(states, name)
+        assert len(rows) == 4
+        for opponent, expected, cells in rows:
+            pred = predict_pair(rated.league.config.system, name, opponent, states)
+            assert float(expected) == pytest.approx(pred.expected_a, abs=TOL)
+            changes = [float(x) for x in re.findall(r'data-change="([^"]+)"', cells)]
+            assert changes == pytest.approx([o.after_a - pred.rating_a for o in pred.outcomes], abs=TOL)
+        assert f"{name}&#39;s chance of winning against" in html or f"{name}'s chance of winning against" in html

@@ -150,10 +150,108 @@
     });
   }
 
+  // --- openskill.py: the openskill package's PlackettLuce (openskill/models/weng_lin) -----
+
+  // erf as statistics.NormalDist.cdf uses it. Below 4 the series
+  // erf(x) = 2/sqrt(pi) e^(-x^2) sum x (2x^2)^n / (1·3·…·(2n+1)) has only positive terms (no
+  // cancellation); from 4 on, the continued fraction of erfc (erfc(4) is 1.5e-8 already).
+  function erf(x) {
+    if (x < 0) return -erf(-x);
+    if (x < 4) {
+      var term = x, sum = x, x2 = 2 * x * x;
+      for (var n = 1; n < 500 && term > 1e-17 * sum; n++) { term *= x2 / (2 * n + 1); sum += term; }
+      return 2 / Math.sqrt(Math.PI) * Math.exp(-x * x) * sum;
+    }
+    var f = x;
+    for (var k = 120; k >= 1; k--) f = x + (k / 2) / f;
+    return 1 - Math.exp(-x * x) / (Math.sqrt(Math.PI) * f);
+  }
+  function phiMajor(x) { return 0.5 * (1 + erf(x / Math.SQRT2)); }
+
+  // teams: lists of {mu, sigma}; ranks: the places (lower is better). PlackettLuce.rate with
+  // the model's tau and limit_sigma, step for step: tau added to every sigma, the teams
+  // sorted by rank (stably), _compute, and back to their order.
+  function plackettLuceRate(teams, ranks) {
+    var p = data.params, tau2 = p.tau * p.tau, beta2 = p.beta * p.beta;
+    var order = teams.map(function (_, i) { return i; });
+    order.sort(function (i, j) { return ranks[i] - ranks[j] || i - j; });
+    var sorted = order.map(function (i) {
+      return teams[i].map(function (pl) { return { mu: pl.mu, sigma: Math.sqrt(pl.sigma * pl.sigma + tau2) }; });
+    });
+    var r = order.map(function (i) { return ranks[i]; });
+    // _calculate_rankings: a team's rank is the index of the first team with its place.
+    var rank = [], s = 0;
+    for (var i = 0; i < r.length; i++) { if (i > 0 && r[i - 1] < r[i]) s = i; rank.push(s); }
+    var tr = sorted.map(function (team, i) {
+      var mu = 0, ss = 0;
+      team.forEach(function (pl) { mu += pl.mu; ss += pl.sigma * pl.sigma; });
+      return { mu: mu, ss: ss, rank: rank[i] };
+    });
+    var c = 0;
+    tr.forEach(function (t) { c += t.ss + beta2; });
+    c = Math.sqrt(c);
+    var sumQ = tr.map(function (tq) {
+      var sum = 0;
+      tr.forEach(function (ti) { if (ti.rank >= tq.rank) sum += Math.exp(ti.mu / c); });
+      return sum;
+    });
+    var a = tr.map(function (tq) { return tr.filter(function (t) { return t.rank === tq.rank; }).length; });
+    var result = tr.map(function (ti, i) {
+      var omega = 0, delta = 0, e = Math.exp(ti.mu / c);
+      tr.forEach(function (tq, q) {
+        var x = e / sumQ[q];
+        if (tq.rank <= ti.rank) {
+          delta += x * (1 - x) / a[q];
+          if (q === i) omega += (1 - x) / a[q]; else omega -= x / a[q];
+        }
+      });
+      omega *= ti.ss / c;
+      delta *= ti.ss / (c * c);
+      delta *= Math.sqrt(ti.ss) / c;                 // the default gamma: sqrt(sigma_i^2) / c
+      return sorted[i].map(function (pl) {
+        var share = pl.sigma * pl.sigma / ti.ss;
+        return { mu: pl.mu + share * omega, sigma: pl.sigma * Math.sqrt(Math.max(1 - share * delta, p.kappa)) };
+      });
+    });
+    var out = [];
+    order.forEach(function (orig, i) { out[orig] = result[i]; });
+    if (p.limit_sigma) {
+      out.forEach(function (team, t) {
+        team.forEach(function (pl, j) { if (pl.sigma > teams[t][j].sigma) pl.sigma = teams[t][j].sigma; });
+      });
+    }
+    return out;
+  }
+  function predictWin(teams) {
+    // PlackettLuce.predict_win for two teams.
+    var p = data.params, n = teams[0].length + teams[1].length;
+    var sum = teams.map(function (team) {
+      var mu = 0, ss = 0;
+      team.forEach(function (pl) { mu += pl.mu; ss += pl.sigma * pl.sigma; });
+      return { mu: mu, ss: ss };
+    });
+    var w = phiMajor((sum[0].mu - sum[1].mu) / Math.sqrt(n * (p.beta * p.beta) + sum[0].ss + sum[1].ss));
+    return [w, 1 - w];
+  }
+  var OPENSKILL_PLACES = { 1: [1, 2], 0.5: [1, 1], 0: [2, 1] };
+  function openskill(a, b, opts) {
+    var z = data.params.z, ka = { mu: a.mu, sigma: a.sigma }, kb = { mu: b.mu, sigma: b.sigma };
+    var win = predictWin([[ka], [kb]]);
+    var ord = function (k) { return k.mu - z * k.sigma; };
+    var r = pair(ord(ka), ord(kb), win[0], win[1], opts.scores, function (s) {
+      var after = plackettLuceRate([[ka], [kb]], OPENSKILL_PLACES[s]);
+      return [ord(after[0][0]), ord(after[1][0]), after[0][0], after[1][0]];
+    });
+    r.skills = [ka, kb];
+    return r;
+  }
+
   function pair(ra, rb, ea, eb, scores, afters) {
     return { ra: ra, rb: rb, ea: ea, eb: eb, outcomes: scores.map(function (s) {
       var x = afters(s.value);
-      return { score: s.value, label: s.label, changeA: x[0] - ra, changeB: x[1] - rb };
+      var o = { score: s.value, label: s.label, changeA: x[0] - ra, changeB: x[1] - rb };
+      if (x.length > 2) o.skills = [x[2], x[3]];     // openskill: each side's mu and sigma after it
+      return o;
     }) };
   }
 
@@ -172,6 +270,10 @@
     return (x > 0 ? "+" : "−") + t;
   }
   function fmtRating(x) { return x.toFixed(decimals); }
+  function fmtDelta(x) {
+    var t = Math.abs(x).toFixed(2);
+    return Number(t) === 0 ? "±0" : (x > 0 ? "+" : "−") + t;
+  }
   function fmtE(x) { return x.toFixed(3); }
 
   function chosen() {
@@ -231,12 +333,13 @@
       opts.challenger = ch ? Number(ch.value) : 0;
       opts.margin = number("input[data-margin]", 1);
     }
-    var r = { lunaro: lunaro, elo: elo, glicko2: glicko2 }[system](a, b, opts);
+    var r = { lunaro: lunaro, elo: elo, glicko2: glicko2, openskill: openskill }[system](a, b, opts);
     renderPair(a, b, r);
   }
 
   function renderPair(a, b, r) {
-    var what = system === "lunaro" ? "Expected goal share" : system === "glicko2" ? "Expected battle score" : "Expected score";
+    var what = system === "lunaro" ? "Expected goal share" : system === "glicko2" ? "Expected battle score"
+      : system === "openskill" ? "Chance of winning" : "Expected score";
     var summary = el("p", null, { "class": "predict-expected", "data-expected-a": String(r.ea), "data-expected-b": String(r.eb) });
     summary.appendChild(el("span", what + ": "));
     summary.appendChild(el("span", a.n, { "class": "name" }));
@@ -246,7 +349,8 @@
     out.appendChild(summary);
     var wrap = el("div", null, { "class": "table-wrap" });
     var table = el("table", null, { "class": "predict-table" });
-    table.appendChild(el("caption", "Rating change by result, " + a.n + " first"));
+    table.appendChild(el("caption", (system === "openskill" ? "Change of the rating μ − 3σ (and of μ and σ) by result, "
+      : "Rating change by result, ") + a.n + " first"));
     var head = el("tr");
     head.appendChild(el("th", "Result", { scope: "col" }));
     [[a, r.ra], [b, r.rb]].forEach(function (x) {
@@ -262,8 +366,19 @@
       var tr = el("tr", null, { "data-score": String(o.score), "data-change-a": known ? String(o.changeA) : "",
                                 "data-change-b": known ? String(o.changeB) : "" });
       tr.appendChild(el("th", o.label, { scope: "row" }));
-      tr.appendChild(el("td", known ? fmtChange(o.changeA) : "–", { "class": "num" }));
-      tr.appendChild(el("td", known ? fmtChange(o.changeB) : "–", { "class": "num" }));
+      [o.changeA, o.changeB].forEach(function (change, side) {
+        var td = tr.appendChild(el("td", known ? fmtChange(change) : "–", { "class": "num" }));
+        if (!o.skills) return;
+        // openskill: the belief behind the rating μ − 3σ, after the result and its change.
+        var before = r.skills[side], after = o.skills[side];
+        td.setAttribute("data-mu", String(after.mu));
+        td.setAttribute("data-sigma", String(after.sigma));
+        // One line each, so that a phone's two columns stay narrow.
+        td.appendChild(el("br"));
+        td.appendChild(el("span", "μ " + fmtDelta(after.mu - before.mu), { "class": "meta" }));
+        td.appendChild(el("br"));
+        td.appendChild(el("span", "σ " + fmtDelta(after.sigma - before.sigma), { "class": "meta" }));
+      });
       body.appendChild(tr);
     });
     table.appendChild(body);
