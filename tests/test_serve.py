@@ -77,11 +77,16 @@ class Preview:
             paths.insert(0, str(breaker))
         environment = {**os.environ, **(env or {})}
         environment["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
-        self.stdout = open(root.parent / f"{root.name}.stdout", "w+", encoding="utf-8")
-        self.stderr = open(root.parent / f"{root.name}.stderr", "w+", encoding="utf-8")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0", *args],
-            stdout=self.stdout, stderr=self.stderr, env=environment)
+        # The child writes in append mode through its own open file, the test reads through
+        # another: one shared file offset let a read's seek(0) send the child's next write to
+        # the start of the file, over the serving line.
+        out, err = root.parent / f"{root.name}.stdout", root.parent / f"{root.name}.stderr"
+        with open(out, "a", encoding="utf-8") as child_out, open(err, "a", encoding="utf-8") as child_err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "sitegen", "serve", "--root", str(root), "--port", "0", *args],
+                stdout=child_out, stderr=child_err, env=environment)
+        self.stdout = open(out, encoding="utf-8")
+        self.stderr = open(err, encoding="utf-8")
 
     def staging(self, kinds: tuple[str, ...] = ("new", "old")) -> list[Path]:
         return sorted(p for p in self.root.iterdir() if re.match(rf"\._site\.({'|'.join(kinds)})-", p.name))
