@@ -17,7 +17,7 @@ from . import limits
 from .config import LeagueConfig, Roster, initial_field
 from .load import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from .problems import Problems
-from .rating.base import Match, did_you_mean, normalize_name, unknown_key, value_text
+from .rating.base import Match, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ID = 64
@@ -67,12 +67,6 @@ def unquoted_date(value: Any) -> str:
         # Without an offset the time is taken as UTC: most curators mean their own zone.
         return f"; write played = {fix}+01:00, with the UTC offset of the time's zone (Z for UTC)"
     return f"; write played = {fix}"
-
-
-def default_id(league_rel: str, position: int) -> str:
-    """`2024/week-03.toml`, 2nd match -> `2024-week-03-2` (CONTRACT section 3)."""
-    stem = league_rel[: -len(".toml")] if league_rel.endswith(".toml") else league_rel
-    return f"{stem.replace('/', '-')}-{position}"
 
 
 def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,

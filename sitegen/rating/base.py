@@ -38,6 +38,13 @@ class Match:
     line: int | None = None
 
 
+def default_id(league_rel: str, position: int) -> str:
+    """A match's id when its file gives none: `2024/week-03.toml`, 2nd match -> `2024-week-03-2`
+    (the file's path in its league folder, '/' as '-', then the position in the file)."""
+    stem = league_rel[: -len(".toml")] if league_rel.endswith(".toml") else league_rel
+    return f"{stem.replace('/', '-')}-{position}"
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One player's rating change in one rating event, with the terms that explain it.
@@ -657,11 +664,9 @@ def event_name(match: Match) -> str | None:
     "Monaco Grand Prix 2023". Only an id the curator wrote names anything: a default id
     (the file's path and the match's position) and an id of numbers and codes do not.
     """
-    parts = match.file.split("/", 2)
-    if len(parts) == 3:
-        stem = parts[2][: -len(".toml")] if parts[2].endswith(".toml") else parts[2]
-        if match.id == f"{stem.replace('/', '-')}-{match.position}":
-            return None
+    parts = match.file.split("/", 2)          # matches/<league>/<path in the league>
+    if len(parts) == 3 and match.id == default_id(parts[2], match.position):
+        return None
     words = [w for w in re.split(r"[-_.]+", match.id) if w]
     while words and not any(c.isalpha() for c in words[0]):
         words.pop(0)                          # a leading date or round number
