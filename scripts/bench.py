@@ -78,10 +78,10 @@ def generate(site: Path, matches: int, players: int, system: str, lobby: int = 1
 def stages(site: Path, out: Path) -> None:
     """Time each stage in this process."""
     sys.path.insert(0, str(ROOT))
-    from sitegen.build import check, rate
-    from sitegen.data import league_files
-    from sitegen.pages import render_site, vega_bundle
-    from sitegen.write import Output
+    from sitegen.commands.build import check, rate
+    from sitegen.model.ledger import league_files
+    from sitegen.output.pages import render_site, vega_bundle
+    from sitegen.output.write import Output
 
     vega_bundle()   # built once per process; not part of the per-page cost
     t0 = time.perf_counter()

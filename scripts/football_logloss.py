@@ -28,8 +28,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from sitegen.accuracy import log_loss_term, predictions  # noqa: E402
-from sitegen.build import check, rate  # noqa: E402
+from sitegen.model.accuracy import log_loss_term, predictions  # noqa: E402
+from sitegen.commands.build import check, rate  # noqa: E402
 
 DEFAULT_LEAGUE = REPO / "examples" / "real-leagues" / "matches" / "football"
 

@@ -48,7 +48,7 @@ def _worker(wid: int, seed: int, indices: list[int], args: argparse.Namespace, w
 
 
 def run(args: argparse.Namespace) -> int:
-    import sitegen.cli  # noqa: F401  (imported once here; forked workers share it)
+    import sitegen.commands.cli  # noqa: F401  (imported once here; forked workers share it)
 
     indices = list(range(args.start, args.start + args.cases))
     work = Path(tempfile.mkdtemp(prefix="sitegen-fuzz-"))

@@ -46,8 +46,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from sitegen.build import build
-from sitegen.model import player_slugs
+from sitegen.commands.build import build
+from sitegen.model.views import player_slugs
 
 REPO = Path(__file__).resolve().parent.parent
 NODE_PACKAGE = REPO / "scripts" / "lighthouse"

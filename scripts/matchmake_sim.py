@@ -6,7 +6,7 @@ follow the true skills, and the players are rated from the places with sitegen's
 math (sitegen/rating/elo.py: each pair of a lobby is a duel, all updated together from the
 ratings held before the game). Three ways of forming lobbies see the same arrivals:
 
-* seed: sitegen.matchmake.form_lobbies (the seed's keeping-match lists, thresholds widened
+* seed: sitegen.commands.matchmake.form_lobbies (the seed's keeping-match lists, thresholds widened
   after expand_after), with the contract's defaults, then a sweep of its thresholds;
 * fifo: the queue in order of arrival, cut into lobbies as they fill;
 * sort: sort-and-slice: the queue sorted by rating, cut into consecutive lobbies.
@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sitegen.matchmake import LN10_400, Settings, Skill, Ticket, form_lobbies  # noqa: E402
+from sitegen.commands.matchmake import LN10_400, Settings, Skill, Ticket, form_lobbies  # noqa: E402
 from sitegen.rating.elo import new_ratings  # noqa: E402
 
 EPOCH = datetime(2026, 3, 1, tzinfo=timezone.utc)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from sitegen.build import build
+from sitegen.commands.build import build
 
 REPO = Path(__file__).resolve().parent.parent
 VIEWPORTS = {"phone": (390, 844), "laptop": (1366, 900)}
@@ -37,7 +37,7 @@ def busiest(site: Path, league: str) -> str:
 
 def pages(site: Path) -> dict[str, str]:
     """Page name -> path, found from the built site rather than assumed."""
-    from sitegen.model import player_slugs
+    from sitegen.model.views import player_slugs
     player = busiest(site, "ranked-battle")
     slug = player_slugs([player])[player]
     with open(site / "data" / "formula-1" / "matches.csv", encoding="utf-8") as f:

@@ -34,7 +34,7 @@ def build_fixture(out: Path) -> dict[str, bytes]:
     """Build the fixture site into ``out`` (in this process) and return its files."""
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     # Built from a copy outside this repository and without SOURCE_DATE_EPOCH: the golden
     # output must not name this repository's commits or date, which change with every commit.

@@ -7,7 +7,7 @@ demo's players.toml, with one to four mutations applied. A case is fully determi
 reproduced from those two numbers (``scripts/fuzz.py --seed S --case I``) or from the folder
 its input was saved to (``scripts/fuzz.py --replay DIR``).
 
-The runner calls ``sitegen.cli.main(["check", ...])`` in-process (and ``build`` for some of the
+The runner calls ``sitegen.commands.cli.main(["check", ...])`` in-process (and ``build`` for some of the
 cases the check accepts). A case fails when main raises (anything but SystemExit 0/1/2), returns
 an exit code other than 0 or 1 (3 is the contract's internal error, a bug), prints a traceback,
 or runs past the case's time limit (a hang). Used by tests/test_fuzz.py (``make test``) and
@@ -853,8 +853,8 @@ def _read(stream: io.TextIOWrapper) -> str:
 
 
 def run_cli(argv: list[str], *, limit: float | None, github: Path | None = None) -> Outcome:
-    """``sitegen.cli.main(argv)`` in-process, judged by the exit-code contract."""
-    from sitegen import cli
+    """``sitegen.commands.cli.main(argv)`` in-process, judged by the exit-code contract."""
+    from sitegen.commands import cli
 
     command = argv[0]
     out, err = _streams()
@@ -896,7 +896,7 @@ def run_cli(argv: list[str], *, limit: float | None, github: Path | None = None)
 
 
 def _unwrapped(argv: list[str], limit: float | None, github: Path | None) -> Outcome | None:
-    from sitegen import cli
+    from sitegen.commands import cli
 
     out, err = _streams()
     with _quiet_env(github):
@@ -916,7 +916,7 @@ def _unwrapped(argv: list[str], limit: float | None, github: Path | None) -> Out
 
 # Every check renders the built-in content pages (the spec pages' Markdown and Vega-Lite charts):
 # about 200 ms whatever the matches, against about 7 ms for the rest of a check. The runner
-# remembers the two pure functions behind that cost, in sitegen.content only, keyed on their
+# remembers the two pure functions behind that cost, in sitegen.output.content only, keyed on their
 # exact arguments: a spec page whose parameter table a case changes is rendered again, and the
 # curves do not depend on the input at all.
 _MEMO: dict[tuple, object] = {}
@@ -925,7 +925,7 @@ _MEMO: dict[tuple, object] = {}
 @contextlib.contextmanager
 def remembered_content():
     try:
-        import sitegen.content as content
+        import sitegen.output.content as content
         originals = {"render_markdown": content.render_markdown, "chart_figure": content.chart_figure}
     except (ImportError, AttributeError):
         yield

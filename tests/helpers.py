@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import build, check
-from sitegen.problems import InvalidInput
+from sitegen.commands.build import build, check
+from sitegen.load.problems import InvalidInput
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -81,8 +81,8 @@ def looks_like_traceback(text: str) -> bool:
 
 def league_data(root: Path, slug: str) -> dict[str, str]:
     """data/<slug>/* as a build writes them, without rendering pages: check -> rate -> tables."""
-    from sitegen.build import rate
-    from sitegen.data import league_files
+    from sitegen.commands.build import rate
+    from sitegen.model.ledger import league_files
 
     site = check(root)
     for rated in rate(site):

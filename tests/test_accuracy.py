@@ -19,7 +19,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen.accuracy import EPS, log_loss_term
+from sitegen.model.accuracy import EPS, log_loss_term
 from tests.helpers import REPO, elo_match, league_data, league_toml, read_csv, rows_of, write_files
 
 HEADER = "period,predictions,log_loss,brier"

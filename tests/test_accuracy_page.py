@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.accuracy import BINS, Prediction, calibration, coin_flip, right_side, summarize
-from sitegen.baselines import compare, plain_elo
-from sitegen.build import build, check, rate
+from sitegen.model.accuracy import BINS, Prediction, calibration, coin_flip, right_side, summarize
+from sitegen.model.baselines import compare, plain_elo
+from sitegen.commands.build import build, check, rate
 from tests.helpers import REPO, elo_match, league_data, league_toml, read_csv, write_files
 
 

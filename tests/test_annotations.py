@@ -1,4 +1,4 @@
-"""Problems as GitHub Actions annotations (sitegen/annotations.py, reported by cli._report)."""
+"""Problems as GitHub Actions annotations (sitegen/commands/annotations.py, reported by cli._report)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from helpers import REPO, league_toml, lunaro_match, problems_of
-from sitegen import annotations
-from sitegen.annotations import annotation, escape_data, escape_property
-from sitegen.escape import markdown
-from sitegen.cli import main
+from sitegen.commands import annotations
+from sitegen.commands.annotations import annotation, escape_data, escape_property
+from sitegen.output.escape import markdown
+from sitegen.commands.cli import main
 
 GITHUB_VARS = ("GITHUB_ACTIONS", "GITHUB_WORKSPACE", "GITHUB_STEP_SUMMARY")
 
@@ -213,7 +213,7 @@ def test_the_runner_reads_back_exactly_each_problem(make_site):
 
 
 def test_a_message_with_line_breaks_stays_one_command(make_site):
-    from sitegen.problems import Problem
+    from sitegen.load.problems import Problem
 
     root = make_site(DUEL)
     problem = Problem("matches/duel/league.toml", 1, None, "name", "bad\r\n::error::injected %0A")

@@ -1,4 +1,4 @@
-"""The leaderboard model (sitegen/board.py) and its settings ([tool.sitegen] in pyproject.toml).
+"""The leaderboard model (sitegen/model/board.py) and its settings ([tool.sitegen] in pyproject.toml).
 
 Small hand-made leagues with numbers worked out by hand:
 
@@ -19,14 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import elo_match, league_toml, lunaro_match, problems_of, read_csv, build_data
-from sitegen.board import Board, bins, build_board
-from sitegen.build import check, rate
-from sitegen.config import BoardSettings, LeagueConfig, Roster
-from sitegen.history import rank, rate_league
-from sitegen.model import league_view
+from sitegen.model.board import Board, bins, build_board
+from sitegen.commands.build import check, rate
+from sitegen.load.config import BoardSettings, LeagueConfig, Roster
+from sitegen.model.history import rank, rate_league
+from sitegen.model.views import league_view
 from sitegen.rating import SYSTEMS
 from sitegen.rating.base import Match
-from sitegen.validate import League
+from sitegen.load.validate import League
 
 
 def board_of(root, slug: str) -> Board:
@@ -272,7 +272,7 @@ def test_bins_on_round_bounds():
 
 
 def test_demo_distribution_chart_has_the_boards_bins(make_site):
-    from sitegen.charts import distribution_chart
+    from sitegen.output.charts import distribution_chart
 
     board = board_of(glicko_site(make_site), "wv")
     spec = distribution_chart(board.distribution)

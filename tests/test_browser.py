@@ -92,7 +92,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     """Build the sites in this process, serve their parent folder on 127.0.0.1 in a thread."""
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("served")
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))

@@ -35,7 +35,7 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory):
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     out = tmp_path_factory.mktemp("board") / "small"
     build(FIXTURE, out)

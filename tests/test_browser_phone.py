@@ -24,7 +24,7 @@ LAPTOP = {"width": 1366, "height": 900}
 
 
 def _busiest(site, league: str) -> str:
-    from sitegen.model import player_slugs
+    from sitegen.model.views import player_slugs
     rows = site.standings(league)
     name = max(rows, key=lambda r: int(r["games"]))["player"]
     return f"leagues/{league}/players/{player_slugs([r['player'] for r in rows])[name]}/"

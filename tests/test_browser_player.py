@@ -52,7 +52,7 @@ def _games() -> str:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     root = write_files(tmp_path_factory.mktemp("player-root"), {
         "matches/x/league.toml": league_toml("elo", name="Player League", params='k = 20\nk_of = "each"'),

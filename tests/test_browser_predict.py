@@ -4,7 +4,7 @@ A small site (the fixture's four predicting leagues, plus an elo league with hom
 advantage and a margin rule) is built in a temporary folder and served on 127.0.0.1;
 on each league page the predictor is opened, players are chosen, and the numbers
 predict.js leaves in data-* attributes (full precision) are compared with
-sitegen/predict.py, which tests/test_predict.py holds equal to the engine itself.
+sitegen/model/predict.py, which tests/test_predict.py holds equal to the engine itself.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from test_predict import openskill_games  # noqa: E402
 def wide(page) -> list[str]:
     """This feature's tables (and the board it adds a column to) that scroll sideways."""
     return [w for w in page.evaluate(WIDE_TABLES) if w.split()[0] in ("predict-table", "nearest", "board")]
-from sitegen.build import build, check, rate  # noqa: E402
-from sitegen.predict import player_states, predict_lobby, predict_pair  # noqa: E402
+from sitegen.commands.build import build, check, rate  # noqa: E402
+from sitegen.model.predict import player_states, predict_lobby, predict_pair  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -37,7 +37,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
                                reason="the axe-playwright-python package is not installed")
 
-from sitegen.model import player_slugs  # noqa: E402 - after the skips
+from sitegen.model.views import player_slugs  # noqa: E402 - after the skips
 
 pytestmark = pytest.mark.browser
 
@@ -97,7 +97,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 def sites(tmp_path_factory):
     """Build each site and serve it at the root of its own port: the 404 page links from "/",
     as a host that serves it for every missing path needs."""
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("quality")
     served, running = {}, []

@@ -78,7 +78,7 @@ class SubPathHandler(SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """Built sites by name: (folder, URL of the site's root)."""
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("served-sub")
     handler = type("Handler", (SubPathHandler,), {"sites": {}})

@@ -1,4 +1,4 @@
-"""A player's career (sitegen/career.py) and the player pages built from it.
+"""A player's career (sitegen/model/career.py) and the player pages built from it.
 
 Elo leagues here use K = 20 for everyone (k = 20, k_of = "each") so that every
 rating before a match is worked out by hand: a first win between two new players
@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import build_data, day, elo_match, league_toml, read_csv, write_files
-from sitegen import config as cfg
-from sitegen.build import build
-from sitegen.career import LeagueCareers, periods, ranges
-from sitegen.history import rate_league
-from sitegen.load import load_site
-from sitegen.model import LeagueView, league_view
-from sitegen.problems import Problems
-from sitegen.validate import league_matches
+from sitegen.load import config as cfg
+from sitegen.commands.build import build
+from sitegen.model.career import LeagueCareers, periods, ranges
+from sitegen.model.history import rate_league
+from sitegen.load.site import load_site
+from sitegen.model.views import LeagueView, league_view
+from sitegen.load.problems import Problems
+from sitegen.load.validate import league_matches
 
 FIXED_K = 'k = 20\nk_of = "each"'
 

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from helpers import REPO, write_files
-from sitegen.build import build, check
-from sitegen.problems import InvalidInput
+from sitegen.commands.build import build, check
+from sitegen.load.problems import InvalidInput
 
 ELO = 'name = "Duel"\nsystem = "elo"\n'
 MATCHES = '[[match]]\nplayed = 2024-01-01\nplayers = [{ name = "Ann", score = 1 }, { name = "Bob", score = 0 }]\n'
@@ -34,7 +34,7 @@ def small_site(tmp_path, files: dict[str, str | bytes] | None = None):
 def loaded_after_check(root) -> set[str]:
     """The top-level packages a fresh interpreter holds after checking ``root`` through the CLI."""
     code = ("import json, sys\n"
-            "from sitegen.cli import main\n"
+            "from sitegen.commands.cli import main\n"
             f"code = main(['check', '--root', {str(root)!r}, '--quiet'])\n"
             "print(json.dumps([code, sorted({m.split('.')[0] for m in sys.modules})]))\n")
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from helpers import elo_match, league_toml, looks_like_traceback, lunaro_match, run_cli, tree_snapshot
-from sitegen.cli import main
-from sitegen.content import BUILTIN, load_content
-from sitegen.problems import Problems
+from sitegen.commands.cli import main
+from sitegen.load.content import BUILTIN
+from sitegen.output.content import load_content
+from sitegen.load.problems import Problems
 
 ONLY_MATCHES = {
     "matches/duel/league.toml": league_toml("lunaro", name="Lunaro Duels"),

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.data import to_json
+from sitegen.model.ledger import to_json
 
 CELL = st.one_of(st.none(), st.integers(-10**6, 10**6), st.text(max_size=12),
                  st.floats(allow_nan=False, allow_infinity=False, width=64))

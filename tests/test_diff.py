@@ -21,12 +21,12 @@ import pytest
 
 from gitrepo import commit_all, git, init_repo
 from helpers import elo_match, league_data, league_toml, looks_like_traceback, rows_of, run_cli, write_files
-from sitegen.cli import main
-from sitegen.diff import (
+from sitegen.commands.cli import main
+from sitegen.commands.diff import (
     CSV_HEADER, MD_RESERVE, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render,
 )
 from sitegen.rating import Match
-from sitegen.revision import WORKING_TREE, Revision
+from sitegen.commands.revision import WORKING_TREE, Revision
 
 ELO = league_toml("elo", name="Duel", params='k = 32\nk_of = "each"',
                   extra='tiers = [[0, "Bronze"], [1510, "Silver"]]\n')
@@ -646,7 +646,7 @@ def test_new_players_are_marked_new_and_a_likely_misspelling_named(tmp_path):
 
 def display_column(line: str, part: str) -> int:
     """The terminal column where ``part`` starts in ``line``, by the text output's own widths."""
-    from sitegen.diff import _width
+    from sitegen.commands.diff import _width
 
     return _width(line[:line.index(part)])
 
@@ -672,7 +672,7 @@ def test_text_columns_line_up_by_display_width(tmp_path):
 @pytest.mark.parametrize("char, width", [("김", 2), ("Ｋ", 2), ("😀", 2), ("a", 1), ("é", 1), ("\u0301", 0),
                                          ("\u200b", 0), ("\ufe0f", 0), ("\u1161", 0), ("\u20dd", 0)])
 def test_character_widths(char, width):
-    from sitegen.diff import _char_width
+    from sitegen.commands.diff import _char_width
 
     assert _char_width(char) == width
 
@@ -844,14 +844,14 @@ def _arena(teams: list[list[str]], won: int) -> Match:
      "team 1 (a, b, c, +2 more) beat team 2 (f); kills 5–3"),
 ])
 def test_result_per_system(system, match, shown):
-    from sitegen.diff import result
+    from sitegen.commands.diff import result
     from sitegen.rating import SYSTEMS
 
     assert result(match, SYSTEMS[system]()) == shown
 
 
 def test_result_escapes_names_and_nothing_else():
-    from sitegen.diff import result
+    from sitegen.commands.diff import result
     from sitegen.rating import SYSTEMS
 
     def escape(name: str) -> str:

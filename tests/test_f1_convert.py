@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, build_data, read_csv
-from sitegen.build import check
+from sitegen.commands.build import check
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "f1-slice"
 FULL_DATA = REPO.parent / "shared" / "data" / "f1"

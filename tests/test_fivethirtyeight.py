@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import REPO
-from sitegen.build import check, rate
+from sitegen.commands.build import check, rate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fivethirtyeight"
 TOLERANCE = 0.01

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO
-from sitegen.build import check, rate
+from sitegen.commands.build import check, rate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "football-slice"
 FULL_DATA = REPO.parent / "shared" / "data" / "intl_football"

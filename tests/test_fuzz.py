@@ -63,7 +63,7 @@ def test_the_quick_cases_cover_every_kind_of_mutation():
 
 
 def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
-    import sitegen.build
+    import sitegen.commands.build
 
     case = fuzzing.Case(0, 0, "ranked-battle", dict(fuzzing.corpus()["ranked-battle"]), [])
     runner = fuzzing.Runner(tmp_path, limit=0.5)
@@ -71,7 +71,7 @@ def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
     def broken(root):
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(sitegen.build, "check", broken)
+    monkeypatch.setattr(sitegen.commands.build, "check", broken)
     failure = runner.run(case).failure
     assert failure is not None and "ZeroDivisionError" in failure.signature + failure.detail
 
@@ -83,7 +83,7 @@ def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
         time.sleep(30)
 
     for stuck in (busy, waiting):
-        monkeypatch.setattr(sitegen.build, "check", stuck)
+        monkeypatch.setattr(sitegen.commands.build, "check", stuck)
         t0 = time.monotonic()
         failure = runner.run(case).failure
         assert failure is not None and failure.kind == "hang" and time.monotonic() - t0 < 10, stuck.__name__

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import build_data, league_toml, problems_of, read_csv, rows_of
-from sitegen.build import check, rate
+from sitegen.commands.build import check, rate
 from sitegen.rating.base import Match
 from sitegen.rating.glicko2 import (
     SCALE, Glicko, Glicko2, battle_score, calendar_index, day_key, expected_score, g, idle,

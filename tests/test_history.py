@@ -367,7 +367,7 @@ def test_empty_field_where_a_value_does_not_exist():
     """An arena player's rating before the first game: empty in CSV, null in JSON."""
     from datetime import datetime, timezone
 
-    from sitegen.data import to_csv, to_json
+    from sitegen.model.ledger import to_csv, to_json
 
     table = (("event", "player", "rating_before", "rating_after", "delta"),
              [("m-1", "p", None, 1234.5, None), ("m-2", "p", 1234.5, 1200.0, -34.5)])
@@ -380,7 +380,7 @@ def test_empty_field_where_a_value_does_not_exist():
 
 
 def test_negative_zero_is_written_as_zero():
-    from sitegen.data import fmt_float
+    from sitegen.model.ledger import fmt_float
 
     assert fmt_float(-0.0) == "0.000000"
     assert fmt_float(-1e-9) == "0.000000"

@@ -1,4 +1,4 @@
-"""Honest ranks (sitegen/honest.py): intervals and ranks grouped by significance.
+"""Honest ranks (sitegen/model/honest.py): intervals and ranks grouped by significance.
 
 - the grouping rule on hand-made intervals (Chatbot Arena's: 1 + the number of players
   whose lower bound is above this player's upper bound);
@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.board import build_board
-from sitegen.build import build, check, rate
-from sitegen.history import rate_league
-from sitegen.honest import (
+from sitegen.model.board import build_board
+from sitegen.commands.build import build, check, rate
+from sitegen.model.history import rate_league
+from sitegen.model.honest import (
     bootstrap, grouped_ranks, percentile_interval, placement_replays, resamples, seed_of,
 )
-from sitegen.model import league_view
+from sitegen.model.views import league_view
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 

@@ -32,8 +32,8 @@ from xml.etree import ElementTree
 import pytest
 
 from helpers import looks_like_traceback, problems_of, read_csv, run_cli, tree_snapshot
-from sitegen.build import build
-from sitegen.model import SLUG_MAX, player_slugs
+from sitegen.commands.build import build
+from sitegen.model.views import SLUG_MAX, player_slugs
 from sitegen.rating.base import normalize_name
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Tests for sitegen.markup: math, shortcodes, titles and untrusted markdown."""
+"""Tests for sitegen.load.markup: math, shortcodes, titles and untrusted markdown."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.markup import MarkupError, Rendered, render_markdown
+from sitegen.load.markup import MarkupError, Rendered, render_markdown
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import elo_match, league_toml, looks_like_traceback, read_csv, run_cli
-from sitegen.cli import main
-from sitegen.matchmake import (
+from sitegen.commands.cli import main
+from sitegen.commands.matchmake import (
     EXPAND_STEP, Settings, Skill, Ticket, form_lobbies, priority, widening,
 )
 from sitegen.rating.base import expected
@@ -248,11 +248,11 @@ def test_glicko2_compares_with_each_sides_rd(make_site, capsys):
     _, out, _ = matchmake(capsys, root, queue_toml(("Ash", 30, "pc", 50), ("Newcomer", 30, "pc", 10),
                                                    extra="rank_threshold = 1"), league="worlds")
     rows = {r["player"]: r for r in read_csv(out)}
-    from sitegen.matchmake import skill
-    from sitegen.build import check
+    from sitegen.commands.matchmake import skill
+    from sitegen.commands.build import check
     site = check(root)
     config = site.leagues[0].config
-    from sitegen.history import rate_league
+    from sitegen.model.history import rate_league
     standings = {r.standing.player: r.standing for r in rate_league(site.leagues[0]).standings}
     tickets = [Ticket(0, "Ash", 30, "pc", NOW, 50.0), Ticket(1, "Newcomer", 30, "pc", NOW, 10.0)]
     sk = skill(config, standings, tickets)
@@ -425,10 +425,10 @@ TICKET = ["name", "ping", "platform", "joined", "region"]
 @given(st.dictionaries(st.sampled_from(TOP), st.sampled_from(VALUES)),
        st.lists(st.dictionaries(st.sampled_from(TICKET), st.sampled_from(VALUES)), max_size=5))
 def test_any_queue_file_is_answered_cleanly(top, tickets):
-    from sitegen.config import Roster
-    from sitegen.load import TomlFile
-    from sitegen.matchmake import parse_queue
-    from sitegen.problems import Problems
+    from sitegen.load.config import Roster
+    from sitegen.load.site import TomlFile
+    from sitegen.commands.matchmake import parse_queue
+    from sitegen.load.problems import Problems
     import tomllib
     from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Names that look like another player's (sitegen/names.py): notes of `sitegen check`, never problems."""
+"""Names that look like another player's (sitegen/load/names.py): notes of `sitegen check`, never problems."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, league_toml, lunaro_match, run_cli
-from sitegen.build import check
-from sitegen.cli import main
-from sitegen.names import Lookalikes, fold, notes, one_slip
+from sitegen.commands.build import check
+from sitegen.commands.cli import main
+from sitegen.load.names import Lookalikes, fold, notes, one_slip
 
 KESTREL_ROSTER = '[players."Kestrel"]\nregion = "OCE"\naliases = ["k3str3l"]\n\n[players."Tōru"]\n'
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, league_data, league_toml, looks_like_traceback, problems_of, rows_of, run_cli
-from sitegen.build import check
-from sitegen.cli import main
-from sitegen.newmatch import parse_played, run, toml_string
+from sitegen.commands.build import check
+from sitegen.commands.cli import main
+from sitegen.commands.newmatch import parse_played, run, toml_string
 
 # One league of each system, each with a match already, and a player with a former name.
 SYSTEMS = {"duels": "lunaro", "battles": "elo", "royale": "placement", "worlds": "glicko2", "arena": "arena"}
@@ -69,7 +69,7 @@ def new_match(capsys, root: Path, league: str, *args: str, now: datetime | None 
 
 
 def parse_args(argv):
-    from sitegen.cli import parser
+    from sitegen.commands.cli import parser
     return parser().parse_args(argv)
 
 

@@ -14,10 +14,10 @@ import itertools
 from openskill.models import PlackettLuce
 
 from helpers import league_data, league_toml, read_csv, rows_of
-from sitegen.build import build
-from sitegen.accuracy import predictions
-from sitegen.baselines import compare
-from sitegen.build import check, rate
+from sitegen.commands.build import build
+from sitegen.model.accuracy import predictions
+from sitegen.model.baselines import compare
+from sitegen.commands.build import check, rate
 from test_accuracy import assert_accuracy, summary
 from test_openskill import match, team
 

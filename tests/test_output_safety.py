@@ -19,9 +19,9 @@ import pytest
 
 from gitrepo import commit_all, init_repo
 from helpers import REPO, league_toml, looks_like_traceback, run_cli, tree_snapshot, write_files
-from sitegen import write
-from sitegen.build import build
-from sitegen.problems import InvalidInput
+from sitegen.output import write
+from sitegen.commands.build import build
+from sitegen.load.problems import InvalidInput
 
 SITE = {
     "matches/duel/league.toml": league_toml("lunaro", name="Duel"),

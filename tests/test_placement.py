@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import build_data, day, league_data, league_toml, problems_of, read_csv, rows_of
-from sitegen.build import check
+from sitegen.commands.build import check
 from sitegen.rating.base import Match, k_from_bands
 from sitegen.rating.placement import Placement, ordinal, placement_terms
 

@@ -23,13 +23,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.config import LeagueConfig, PlayerInfo, Roster
-from sitegen.groupings import next_groupings
-from sitegen.history import RatedLeague, rank
-from sitegen.pools import opponent_pools
+from sitegen.load.config import LeagueConfig, PlayerInfo, Roster
+from sitegen.model.groupings import next_groupings
+from sitegen.model.history import RatedLeague, rank
+from sitegen.model.pools import opponent_pools
 from sitegen.rating.base import Standing
 from sitegen.rating.elo import Elo
-from sitegen.validate import League
+from sitegen.load.validate import League
 from tests.helpers import REPO, elo_match, league_data, league_toml, problems_of, read_csv, rows_of, write_files
 
 DEMO = REPO / "matches"

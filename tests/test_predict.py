@@ -1,4 +1,4 @@
-"""The matchup predictor's server side (sitegen/predict.py) against the engine itself.
+"""The matchup predictor's server side (sitegen/model/predict.py) against the engine itself.
 
 Every prediction is checked by rating the league again with one more match appended,
 the match the prediction describes, and comparing the engine's change with the
@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import elo_match, league_toml
-from sitegen.build import build, check, rate
-from sitegen.history import rate_league
-from sitegen.predict import (
+from sitegen.commands.build import build, check, rate
+from sitegen.model.history import rate_league
+from sitegen.model.predict import (
     league_predictor, nearest, player_states, predict_lobby, predict_pair, ratings_json,
 )
 from sitegen.rating.base import Match

@@ -19,8 +19,8 @@ import pytest
 
 from gitrepo import commit_all, git, git_env, init_repo
 from helpers import elo_match, league_toml, problems_of, read_csv, run_cli, write_files
-from sitegen.build import build
-from sitegen.problems import InvalidInput
+from sitegen.commands.build import build
+from sitegen.load.problems import InvalidInput
 
 URL = "https://github.com/owner/leagues"
 PYPROJECT = f'[tool.sitegen]\ntitle = "Provenance"\nrepo_url = "{URL}/"\n'
@@ -416,7 +416,8 @@ def test_repo_url_option_overrides_the_setting_and_is_checked(repo, tmp_path):
 
 
 def test_provenance_reads_the_history_once_not_once_per_file(repo, monkeypatch):
-    from sitegen import git as sitegen_git, provenance
+    from sitegen.load import git as sitegen_git
+    from sitegen.load import provenance
 
     root, jan, feb = repo
     calls = []

@@ -496,8 +496,8 @@ def test_new_match_offers_the_elo_keys_and_points_where_the_margin_rule_needs_th
 
 
 def test_diff_names_a_changed_starting_rating(make_site):
-    from sitegen.build import check
-    from sitegen.diff import _settings
+    from sitegen.commands.build import check
+    from sitegen.commands.diff import _settings
 
     text = match("2024-01-01", two("A", 1, "B", 0))
     before = check(site_of(make_site, "elo", text, initial="A = 1600\n")).leagues[0].config
@@ -521,9 +521,9 @@ TOML_VALUES = st.recursive(
 def test_any_initial_table_is_checked_without_a_traceback(system, table):
     from pathlib import Path
 
-    from sitegen.config import Roster, _initial
-    from sitegen.load import TomlFile
-    from sitegen.problems import Problems
+    from sitegen.load.config import Roster, _initial
+    from sitegen.load.site import TomlFile
+    from sitegen.load.problems import Problems
     from sitegen.rating import SYSTEMS
 
     src = TomlFile(Path("league.toml"), "matches/lg/league.toml", "", {"initial": table})
@@ -537,7 +537,7 @@ def test_any_initial_table_is_checked_without_a_traceback(system, table):
 
 
 def test_match_page_formula_shows_weight_margin_and_reversion():
-    from sitegen.model import formula
+    from sitegen.model.views import formula
 
     terms = {"k": 20.0, "score": 1.0, "expected": 0.5359, "weight": 2.0, "margin_multiplier": 2.371,
              "reverted_from": None}

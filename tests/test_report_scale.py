@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import league_toml, lunaro_match, problems_of, write_files
-from sitegen import annotations, locate
-from sitegen.cli import main
-from sitegen.problems import KIND_LIMIT, SHOWN_PER_KIND, Problem, listing
+from sitegen.commands import annotations
+from sitegen.load import locate
+from sitegen.commands.cli import main
+from sitegen.load.problems import KIND_LIMIT, SHOWN_PER_KIND, Problem, listing
 
 N = 2000
 UNKNOWN = ("map", "mode", "server")
@@ -59,7 +60,7 @@ def big(tmp_path_factory):
 
 
 class Counted:
-    """Counts the scanning in sitegen.locate: indexes built, characters tokenised, searches of
+    """Counts the scanning in sitegen.load.locate: indexes built, characters tokenised, searches of
     the whole text for tables, and lines counted from the start of the text."""
 
     def __init__(self, monkeypatch):

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from helpers import league_toml, looks_like_traceback, problems_of, run_cli, tree_snapshot, write_files
-from sitegen import cli, limits
-from sitegen.build import build, check
-from sitegen.problems import InvalidInput
+from sitegen.commands import cli
+from sitegen.rating import limits
+from sitegen.commands.build import build, check
+from sitegen.load.problems import InvalidInput
 from sitegen.rating.base import expected
 from sitegen.rating.glicko2 import Glicko, expected_score, new_volatility
 
@@ -140,7 +141,7 @@ def test_an_unreadable_league_folder_is_a_problem(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied")
         return real(path)
 
-    monkeypatch.setattr("sitegen.files.os.scandir", scandir)
+    monkeypatch.setattr("sitegen.load.files.os.scandir", scandir)
     assert lines(root) == ["matches/locked/x: cannot be read (permission denied): give the user running "
                            "sitegen read access, or move it out of the site"]
 
@@ -338,7 +339,7 @@ def test_an_internal_error_exits_3_with_one_line_and_the_debug_hint(tmp_path, mo
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr("sitegen.build.rate_league", broken)
+    monkeypatch.setattr("sitegen.commands.build.rate_league", broken)
     for command in (["build", "--root", str(root)], ["check", "--root", str(root)]):
         monkeypatch.delenv("SITEGEN_DEBUG", raising=False)
         code = cli.main(command)
@@ -359,7 +360,7 @@ def test_an_internal_error_exits_3_with_one_line_and_the_debug_hint(tmp_path, mo
 @pytest.mark.parametrize("command", ["check", "build", "diff", "new-match"])
 def test_every_command_exits_3_on_a_bug(tmp_path, monkeypatch, capsys, command):
     root = site(tmp_path, {"matches/duel/a.toml": elo("2024-01-01")})
-    monkeypatch.setattr("sitegen.load.tomllib.loads", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("sitegen.load.site.tomllib.loads", lambda *a, **k: 1 / 0)
     argv = {"check": ["check", "--root", str(root)], "build": ["build", "--root", str(root)],
             "diff": ["diff", "--root", str(root), "HEAD"], "new-match": ["new-match", "--root", str(root), "duel"]}
     code = cli.main(argv[command])

@@ -23,9 +23,9 @@ from urllib.robotparser import RobotFileParser
 import pytest
 
 from helpers import league_toml, looks_like_traceback, lunaro_match, problems_of, read_csv, run_cli, tree_snapshot
-from sitegen.build import build, check
-from sitegen.problems import InvalidInput
-from sitegen.search import records
+from sitegen.commands.build import build, check
+from sitegen.load.problems import InvalidInput
+from sitegen.output.search import records
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "small"
@@ -352,8 +352,8 @@ def test_base_url_option_overrides_the_setting(make_site, tmp_path):
 # --- search index -----------------------------------------------------------------------------
 
 def test_search_records_are_every_player_and_match(built):
-    from sitegen.build import rate
-    from sitegen.model import league_view
+    from sitegen.commands.build import rate
+    from sitegen.model.views import league_view
 
     site = check(FIXTURE)
     views = [league_view(r, site.roster) for r in rate(site)]
@@ -396,7 +396,7 @@ def test_search_index_is_written_and_byte_identical(built):
 
 
 def test_filters_are_written_in_a_fixed_order(built):
-    from sitegen.search import _read
+    from sitegen.output.search import _read
 
     out = built["plain"]
     entry = json.loads((out / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
@@ -446,10 +446,10 @@ def test_search_page_without_javascript_says_so(built):
 
 
 def test_index_stats_count_what_was_written(built, tmp_path):
-    from sitegen.build import rate
-    from sitegen.model import league_view
-    from sitegen.search import write_search_index
-    from sitegen.write import Output
+    from sitegen.commands.build import rate
+    from sitegen.model.views import league_view
+    from sitegen.output.search import write_search_index
+    from sitegen.output.write import Output
 
     site = check(FIXTURE)
     output = Output(tmp_path / "index")
@@ -471,7 +471,7 @@ def test_preview_server_serves_under_the_base_url_path(built):
     import threading
     from http.server import ThreadingHTTPServer
 
-    from sitegen.serve import _Handler
+    from sitegen.commands.serve import _Handler
 
     handler = functools.partial(type("Handler", (_Handler,), {"prefix": "/repo/"}), directory=str(built["based"]))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -507,7 +507,7 @@ def test_preview_server_serves_under_the_base_url_path(built):
     ("not [ toml", ""),
 ])
 def test_preview_uses_the_configured_base_url(tmp_path, pyproject, expected):
-    from sitegen.serve import configured_base_url
+    from sitegen.commands.serve import configured_base_url
 
     (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     assert configured_base_url(tmp_path) == expected

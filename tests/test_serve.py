@@ -43,7 +43,7 @@ def big_site(root: Path, matches: int = 300) -> Path:
 # "# break: runtime" (or "# break: oserror") fails as a bug in sitegen (or an I/O error) would.
 BREAKER = """
 import errno
-import sitegen.build as _build
+import sitegen.commands.build as _build
 
 _rate = _build.rate
 
@@ -219,8 +219,8 @@ def test_ctrl_c_while_serving_still_exits_0(tmp_path, preview):
 # --- in-process: where a stop is raised ----------------------------------------------------------
 
 def test_a_stop_while_the_new_site_is_swapped_in_waits_for_the_swap(tmp_path, monkeypatch):
-    from sitegen import write
-    from sitegen.serve import Stop, _Signals
+    from sitegen.output import write
+    from sitegen.commands.serve import Stop, _Signals
 
     out = tmp_path / "_site"
     first = write.Output(out)
@@ -363,7 +363,7 @@ def test_a_refused_output_folder_stops_serve_before_building(tmp_path):
 
 
 def test_rebuild_reports_any_exception_and_returns(tmp_path, monkeypatch, capsys):
-    from sitegen import serve
+    from sitegen.commands import serve
 
     def broken(*args, **kwargs):
         raise KeyError("a bug")

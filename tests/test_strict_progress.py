@@ -1,5 +1,5 @@
 """`check --strict` and `build --strict` (names that look like another player's are problems) and
-the stage lines on stderr (sitegen/progress.py): shown on a terminal, with --progress; never in
+the stage lines on stderr (sitegen/commands/progress.py): shown on a terminal, with --progress; never in
 a pipe, in CI or with --quiet."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import tomllib
 import pytest
 
 from helpers import REPO, league_toml, lunaro_match, run_cli, tree_snapshot
-from sitegen.cli import main
-from sitegen.names import toml_key
-from sitegen.progress import Progress, in_ci, wanted
+from sitegen.commands.cli import main
+from sitegen.load.names import toml_key
+from sitegen.commands.progress import Progress, in_ci, wanted
 
 ROSTER = '[players."Kestrel"]\nregion = "OCE"\naliases = ["k3str3l"]\n'
 

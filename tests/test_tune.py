@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from sitegen.build import check
+from sitegen.commands.build import check
 from sitegen.rating import SYSTEMS
-from sitegen.tune import UsageError, parse_params, read_value, split_values, sweep
+from sitegen.model.tune import UsageError, parse_params, read_value, split_values, sweep
 from tests.helpers import elo_match, league_data, league_toml, looks_like_traceback, read_csv, run_cli, write_files
 
 
@@ -127,9 +127,9 @@ def test_values_read_as_toml_and_bare_words_as_text():
 
 
 def test_a_combination_whose_math_runs_away_has_empty_scores_and_a_problem(tmp_path, monkeypatch):
-    import sitegen.baselines as baselines
+    import sitegen.model.baselines as baselines
     from sitegen.rating.base import RatingDiverged
-    from sitegen.tune import diverged_problems, render
+    from sitegen.commands.tune import diverged_problems, render
 
     real = baselines.replay
 
@@ -150,7 +150,7 @@ def test_a_combination_whose_math_runs_away_has_empty_scores_and_a_problem(tmp_p
 # --- [tune] in league.toml: the accuracy page's sweep ---------------------------------
 
 def test_the_tune_table_of_league_toml_is_the_sweep_on_the_accuracy_page(tmp_path):
-    from sitegen.build import build
+    from sitegen.commands.build import build
 
     root = site(tmp_path, params="k = 20")
     with open(root / "matches/l/league.toml", "a", encoding="utf-8") as fh:

@@ -15,7 +15,7 @@ import pytest
 from helpers import (
     league_toml, looks_like_traceback, problems_of, run_cli, tree_snapshot, write_files,
 )
-from sitegen.build import check
+from sitegen.commands.build import check
 
 # --- a valid site, and match files with known line numbers ----------------------------------
 
@@ -903,9 +903,9 @@ def test_files_that_look_like_match_files_but_are_not_read(make_site):
 
 
 def test_players_toml_lines_are_looked_up_only_for_problems(make_site, monkeypatch):
-    from sitegen import config as cfg
-    from sitegen.load import TomlFile, read_toml
-    from sitegen.problems import Problems
+    from sitegen.load import config as cfg
+    from sitegen.load.site import TomlFile, read_toml
+    from sitegen.load.problems import Problems
 
     calls = []
     located = TomlFile.locate

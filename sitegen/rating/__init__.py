@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .base import Change, Match, Param, RatingEvent, Standing, System
-from .arena import Arena
-from .elo import Elo
-from .glicko2 import Glicko2
-from .lunaro import Lunaro
-from .openskill import OpenSkill
-from .placement import Placement
+from sitegen.rating.base import Change, Match, Param, RatingEvent, Standing, System
+from sitegen.rating.arena import Arena
+from sitegen.rating.elo import Elo
+from sitegen.rating.glicko2 import Glicko2
+from sitegen.rating.lunaro import Lunaro
+from sitegen.rating.openskill import OpenSkill
+from sitegen.rating.placement import Placement
 
 # The contract's system name -> its class (CONTRACT section 2 `system`).
 SYSTEMS: dict[str, type[System]] = {

@@ -10,14 +10,13 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from .base import (
+from sitegen.rating.base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent, Reporter,
     is_number, non_negative, parse_entries, unknown_key, value_text,
     COUNT_ALLOWED, count,
 )
-from .base import EN_DASH, listing
-from ..limits import MAX_COUNT, MAX_PLAYERS
-from ..problems import plural
+from sitegen.rating.base import EN_DASH, listing
+from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 
 TEAM_KEYS = ("won", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
@@ -232,3 +231,8 @@ class Arena(MatchSystem):
     def result(self, match: Match, index: int) -> str:
         e = match.entries[index]
         return f"{e['kills']}/{e['deaths']}/{e['assists']}"
+
+
+def plural(n: int, word: str) -> str:
+    """'1 kill', '3 kills': the counts of a match line."""
+    return f"{n} {word}" + ("" if n == 1 else "s")

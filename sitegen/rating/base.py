@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, ClassVar, Protocol
 
-from .. import limits
+from sitegen.rating import limits
 
 
 # --- the values that flow through the pipeline -----------------------------------
@@ -410,7 +410,7 @@ def spec_page(system: str) -> str:
 def elsewhere(key: str, kind: str, system: str) -> str:
     """"'goals' is a key of lunaro players; " when another system has the key ``kind`` is
     "players" (player fields) or "matches" (match keys) — a match pasted into the wrong league."""
-    from . import SYSTEMS       # the registry imports this module: look it up when needed
+    from sitegen.rating import SYSTEMS       # the registry imports this module: look it up when needed
     owners = []
     for name, cls in SYSTEMS.items():
         keys = {f.name for f in cls.fields} if kind == "players" else set(cls.match_keys)

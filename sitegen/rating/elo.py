@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
-from .base import (
+from sitegen.rating.limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
+from sitegen.rating.base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent,
     Reporter, check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries,
     positive, valid_fields, value_text, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value,

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from .base import (
+from sitegen.rating.base import (
     Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter,
     Standing,
     is_number, one_of, parse_entries, positive, unknown_key, value_text,
     RATING_ALLOWED, rating_value,
 )
-from .placement import ordinal
+from sitegen.rating.placement import ordinal
 
 SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
 MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops an epsilon

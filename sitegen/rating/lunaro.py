@@ -10,14 +10,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..limits import MAX_COUNT, MAX_RATING
-from .base import (
+from sitegen.rating.limits import MAX_COUNT, MAX_RATING
+from sitegen.rating.base import (
     BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries,
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )
-from .base import EN_DASH
+from sitegen.rating.base import EN_DASH
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
 WINNING_GOALS = 20   # only one player can reach it: the match ends when someone does

@@ -16,13 +16,13 @@ from typing import Any, ClassVar
 
 from openskill.models import PlackettLuce
 
-from ..limits import MAX_COUNT, MAX_PLAYERS
-from .base import (
+from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
+from sitegen.rating.base import (
     Change, Example, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
     count, is_number, last_ratings, listing, parse_entries, positive, rating_value, unknown_key, value_text,
     RATING_ALLOWED,
 )
-from .placement import ordinal as place_text
+from sitegen.rating.placement import ordinal as place_text
 
 TEAM_KEYS = ("place", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)

@@ -11,14 +11,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..limits import MAX_COUNT
-from .base import (
+from sitegen.rating.limits import MAX_COUNT
+from sitegen.rating.base import (
     BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
     Reporter, either, one_of, parse_entries, value_text,
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
-from .base import event_name, listing
+from sitegen.rating.base import event_name, listing
 
 
 def placement_terms(ratings: np.ndarray, places: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,105 @@
+"""build(root, out): load -> validate -> rate -> model -> render -> write.
+
+check(root) is the first two stages and stops there: it imports nothing that renders (charts,
+markdown, templates, search), so `sitegen check` stays quick; build() imports those as it needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sitegen.load import config as cfg
+from sitegen.load.content import content_sources
+from sitegen.load.checked import Site
+from sitegen.model.history import RatedLeague, rate_league
+from sitegen.load.site import load_site
+from sitegen.load.problems import InvalidInput, Problems
+from sitegen.commands.progress import current
+from sitegen.rating.base import RatingDiverged
+from sitegen.output.theme import check_templates
+from sitegen.load.validate import league_matches
+from sitegen.output.write import Output, check_output_folder
+
+
+def check(root: Path) -> Site:
+    """Load and validate a site repository; raises InvalidInput with every problem.
+
+    The command's progress (sitegen/commands/progress.py) hears of the stages; its ``checked`` comes last.
+    """
+    progress = current()
+    progress.reading()
+    problems = Problems()
+    source = load_site(root, problems)
+    settings = cfg.site_settings(source, problems)
+    roster = cfg.roster(source.players, problems)
+    leagues = []
+    for league_source in source.leagues:
+        config = cfg.league_config(league_source, problems, roster)
+        if config is None:
+            continue
+        leagues.append(league_matches(league_source, config, roster, problems))
+    content = content_sources(root, problems)
+    check_templates(root, problems)
+    if problems:
+        raise InvalidInput(sorted(problems, key=lambda p: (p.file, p.line or 0)))
+    site = Site(root, settings, roster, tuple(leagues), tuple(content))
+    progress.checked(site)
+    return site
+
+
+def rate(site: Site) -> tuple[RatedLeague, ...]:
+    """Every league replayed; a league whose math leaves the finite numbers is a problem of its own."""
+    rated, problems = [], Problems()
+    for league in site.leagues:
+        try:
+            rated.append(rate_league(league))
+        except RatingDiverged as exc:
+            config = league.config
+            match = next((m for m in league.matches if m.id == exc.event), None)
+            where = f"match {exc.event!r}" if match else f"rating period {exc.event}"
+            problems.add(match.file if match else config.file, line=match.line if match else None,
+                         match=exc.event if match else None,
+                         message=f"league {config.slug!r}: {exc.what} leaves the finite numbers in {where}: "
+                                 f"on these results the {config.system_name} math itself runs away "
+                                 + (exc.advice or "(Glicko-2's volatility can grow without bound); lower "
+                                                  "tau, or rate by a longer period"))
+    if problems:
+        raise InvalidInput(list(problems))
+    return tuple(rated)
+
+
+def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
+    """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
+
+    The command's progress (sitegen/commands/progress.py) hears of each stage; by default nothing is shown.
+    """
+    from sitegen.load import provenance
+    from sitegen.model.ledger import league_files
+    from sitegen.output.pages import render_site, site_base_url
+
+    progress = current()
+
+    # The output folder is replaced whole: only an absent or empty folder, or a site sitegen
+    # wrote, and never a repository, the site's own files or a folder holding them (write.py).
+    # A symbolic link is judged by the folder it points to, as the command line resolves --out.
+    root, out = root.resolve(), out.resolve()
+    check_output_folder(root, out)
+    site = check(root)
+    site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
+    # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
+    prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
+    progress.rating(site)
+    rated = rate(site)
+    output = Output(out)
+    try:
+        progress.writing_data()
+        for league in rated:
+            for name, text in league_files(league, prov, site.roster):
+                output.add(f"data/{league.league.config.slug}/{name}", text)
+        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov)
+        progress.moving(len(output.sizes), out)
+        output.commit()
+    finally:
+        output.discard()
+    return output

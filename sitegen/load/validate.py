@@ -1,0 +1,262 @@
+"""Raw match tables -> typed matches, in history order, with every problem reported.
+
+The common keys (id, played, notes) are checked here; each system checks its
+own part (players, teams, system keys) through ``System.parse_match``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from datetime import date, datetime, time, timezone
+from typing import Any
+
+from sitegen.rating import limits
+from sitegen.load.config import LeagueConfig, Roster, initial_field
+from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
+from sitegen.load.problems import Problems
+from sitegen.rating.base import Match, default_id, did_you_mean, normalize_name, unknown_key, value_text
+
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+MAX_ID = 64
+COMMON_KEYS = ("id", "played", "notes")
+NAME_KEYS = ("challenger", "home")      # match keys whose value is a player of the match
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    """A league ready to rate: its config and its matches in history order."""
+
+    config: LeagueConfig
+    matches: tuple[Match, ...]
+
+
+def to_utc(value: Any) -> datetime | None:
+    """TOML offset date-time, local date-time (UTC) or local date (00:00 UTC) -> aware UTC.
+
+    None for any other value, and for a date outside ``limits.PLAYED_RANGE``: its year is
+    looked at before the offset is applied, which would overflow at years 1 and 9999.
+    """
+    if isinstance(value, datetime):
+        if not limits.EARLIEST.year <= value.year <= limits.LATEST.year:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+    elif isinstance(value, date):
+        if not limits.EARLIEST.year <= value.year <= limits.LATEST.year:
+            return None
+        value = datetime.combine(value, time(0, 0), tzinfo=timezone.utc)
+    else:
+        return None
+    return value if limits.EARLIEST <= value <= limits.LATEST else None
+
+
+def unquoted_date(value: Any) -> str:
+    """For a date written in quotes: how to write ``played`` so that TOML reads a date."""
+    bare = value.strip() if isinstance(value, str) else ""
+    found = DATE_TOKEN.fullmatch(bare)
+    if found is None or found.group("lone"):
+        return ""
+    fix = bare if reads_as_toml(bare) else date_fix(found)[1]
+    if fix is None:
+        return ""
+    if "T" in fix and not re.search(r"(Z|[+-]\d\d:\d\d)\Z", fix):
+        # Without an offset the time is taken as UTC: most curators mean their own zone.
+        return f"; write played = {fix}+01:00, with the UTC offset of the time's zone (Z for UTC)"
+    return f"; write played = {fix}"
+
+
+def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
+                   problems: Problems) -> League:
+    """Check every match of a league and return them in history order."""
+    system = config.system
+    allowed = COMMON_KEYS + system.match_keys
+    keyed: list[tuple[tuple, Match]] = []
+    seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
+    played_names: set[str] = set()                  # canonical names of every match's players
+    for f in source.match_files:
+        league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
+        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, played_names, problems))
+    keyed.sort(key=lambda item: item[0])
+    matches = tuple(m for _, m, _ in keyed)
+    explicit = {m.id for _, m, given in keyed if given}
+    _report_duplicates(matches, explicit, system, problems)
+    _report_unplayed_starts(source, config, played_names, problems)
+    return League(config, matches)
+
+
+def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: set[str],
+                            problems: Problems) -> None:
+    """A name in [initial] that plays no match of the league: a typo must not pass (section 8)."""
+    for name, key in config.initial_keys.items():
+        if name in played:
+            continue
+        via = f" (an alias of {name!r} in matches/players.toml)" if normalize_name(key) != name else ""
+        line = source.config.locate("initial", key) if source.config is not None else None
+        problems.add(config.file, f"{normalize_name(key)!r}{via} plays in no match of this league; "
+                                  f"{did_you_mean(name, sorted(played))}[initial] gives starting ratings "
+                                  "to the league's players only", line=line, field=initial_field(key))
+
+
+
+def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
+    """The same match entered twice: same played, same players, same results (CONTRACT section 10).
+
+    Two matches that both carry explicit ids are taken as two real matches (a rematch at the
+    same minute). Fields that are conditions rather than results (a lunaro ping) do not count.
+    """
+    conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
+    first: dict[tuple, Match] = {}
+    for m in matches:
+        results = tuple(sorted(
+            (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
+            for name, entry in zip(m.players, m.entries)))
+        key = (m.played, results)
+        earlier = first.setdefault(key, m)
+        if earlier is m or (m.id in explicit and earlier.id in explicit):
+            continue
+        where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
+        problems.add(m.file, f"the same match as {earlier.id!r} at {where} (same played, players and "
+                             "results): remove the copy, or give both matches explicit ids if they "
+                             "really are two matches", line=m.line,
+                     match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
+
+
+def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
+                  allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], played_names: set[str],
+                  problems: Problems):
+    data = f.data
+    for key in sorted(set(data) - {"match"}):
+        problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
+                            "[[match]] tables", line=f.locate(key), field=key)
+    raw_matches = data.get("match", [])
+    if not isinstance(raw_matches, list):
+        problems.add(f.rel, f"must be [[match]] tables, got {value_text(raw_matches)}", line=f.locate("match"),
+                     field="match")
+        return []
+    if not raw_matches and not (set(data) - {"match"}):
+        problems.add(f.rel, "holds no [[match]] table; remove the file or add a match")
+    out = []
+    starts = f.table_lines("match")
+    for index, raw in enumerate(raw_matches):
+        position = index + 1
+        table = ("match", index)
+        fallback_id = default_id(league_rel, position)
+        label = f"#{position}"
+        if not isinstance(raw, dict):
+            problems.add(f.rel, f"must be a table, got {value_text(raw)}", line=f.locate(table=table),
+                         match=label)
+            continue
+        explicit = raw.get("id")
+        label = match_label(raw, position, fallback_id)
+        before = len(problems)
+
+        def report(path: tuple[str | int, ...], message: str, *, _label=label, _table=table) -> None:
+            problems.add(f.rel, message, line=f.locate(*path, table=_table), match=_label,
+                         field=field_path(path))
+
+        for key in sorted(set(raw) - set(allowed)):
+            report((key,), unknown_key(key, allowed, kind="matches", system=config.system_name))
+
+        match_id = fallback_id
+        if explicit is not None:
+            if not isinstance(explicit, str) or not MATCH_ID.match(explicit) or len(explicit) > MAX_ID:
+                report(("id",), f"must be a string of letters, digits, '.', '_' and '-', starting with a "
+                                f"letter or digit, at most {MAX_ID} characters; got {value_text(explicit)}")
+            else:
+                match_id = explicit
+        if len(match_id) > MAX_ID and explicit is None:
+            report(("id",), f"the default id {match_id!r} is longer than {MAX_ID} characters; "
+                            "give the match an explicit id")
+        if match_id in seen_ids:
+            report(("id",), f"duplicate match id {match_id!r}, already used in {seen_ids[match_id]()}; "
+                            "ids must be unique within the league")
+        else:
+            seen_ids[match_id] = partial(_first_use, f, index, match_id == explicit)
+
+        played = None
+        if "played" not in raw:
+            report(("played",), "is missing; must be a date-time such as 2024-05-01T19:30:00+02:00 "
+                                "or a date such as 2024-05-01")
+        else:
+            played = to_utc(raw["played"])
+            if played is None and isinstance(raw["played"], date):
+                report(("played",), f"{value_text(raw['played'])} is outside the dates sitegen rates: "
+                                    f"played must fall {limits.PLAYED_RANGE}")
+            elif played is None:
+                report(("played",), f"must be a TOML date-time (2024-05-01T19:30:00+02:00, "
+                                    f"2024-05-01T19:30:00) or date (2024-05-01), got "
+                                    f"{value_text(raw['played'])}{unquoted_date(raw['played'])}")
+        notes = raw.get("notes")
+        if notes is not None and not isinstance(notes, str):
+            report(("notes",), f"must be a string (text in quotes), got {value_text(notes)}")
+
+        parsed = config.system.parse_match(raw, report)
+        if parsed is not None:
+            names = tuple(roster.resolve(n) for n in parsed.names)
+            paths = parsed.name_paths or tuple(("players", i, "name") for i in range(len(names)))
+            seen: dict[str, int] = {}
+            for i, (written, name) in enumerate(zip(parsed.names, names)):
+                if name in seen:
+                    via = f" (alias of {name!r})" if written != name else ""
+                    # The other entry by its field path, counted from 0 like the field itself.
+                    report(paths[i], f"{written!r}{via} is already listed as {field_path(paths[seen[name]][:-1])}; "
+                                     "a player may appear only once in a match")
+                else:
+                    seen[name] = i
+            extra = dict(parsed.extra)
+            # Match keys that name a player (elo's challenger and home), through players.toml.
+            for key in NAME_KEYS:
+                written = extra.get(key)
+                if written is None:
+                    continue
+                extra[key] = roster.resolve(written)
+                if extra[key] not in names:
+                    report((key,), f"{written!r} does not play in this match; must be one of "
+                                   f"{', '.join(repr(n) for n in parsed.names)}")
+            played_names.update(names)
+        else:
+            # Names of a match the system could not read, for the [initial] check: best effort.
+            raw_players = raw.get("players")
+            for player in raw_players if isinstance(raw_players, list) else ():
+                if isinstance(player, dict) and isinstance(player.get("name"), str):
+                    played_names.add(roster.resolve(normalize_name(player["name"])))
+        if len(problems) > before or parsed is None or played is None:
+            continue
+        m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
+                  players=names, entries=parsed.entries, extra=extra,
+                  line=starts[index] if index < len(starts) else None)
+        # History order: played, then file path within the league, then position.
+        out.append(((played, league_rel, position), m, match_id == explicit))
+    return out
+
+
+def _first_use(f: TomlFile, index: int, explicit: bool) -> str:
+    """FILE:LINE of a match's id: an explicit id's own line, else where the match's table starts.
+
+    Looked up only for a duplicate: locating scans the file.
+    """
+    line = f.locate("id", table=("match", index)) if explicit else None
+    if line is None:
+        starts = f.table_lines("match")
+        line = starts[index] if index < len(starts) else f.locate(table=("match", index))
+    return f"{f.rel}:{line}" if line else f.rel
+
+
+def match_label(raw: dict[str, Any], position: int, fallback_id: str) -> str:
+    """How problems name a match: its explicit id and position, or its position and default id."""
+    explicit = raw.get("id")
+    if isinstance(explicit, str) and explicit:
+        return f"{explicit!r} (#{position})"
+    return f"#{position} ({fallback_id})"
+
+
+def field_path(path: tuple[str | int, ...]) -> str:
+    """("teams", 0, "players", 1, "name") -> "teams[0].players[1].name", as problems write it."""
+    out = ""
+    for seg in path:
+        out += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if out else seg)
+    return out

@@ -1,0 +1,264 @@
+"""How well a league's ratings predicted its own results (CONTRACT section 8): accuracy.csv.
+
+Every prediction is made before its match from the ratings held then, and is scored
+against what happened by log loss and Brier score, over the whole history and per
+calendar year of ``played`` (UTC). What one prediction is depends on the system:
+
+- lunaro, elo: one per match, the first listed player's ``expected`` and ``score``
+  exactly as changes.csv holds them (so whatever the system puts into E, home
+  advantage included, is what is scored).
+- placement: one per pair of players of a match, the better placed one's
+  E = 1 / (1 + 10^((R_j - R_i)/400)) from the ratings before the match, against
+  S = 1; on a tie the earlier listed player of the two is the one predicted, S = 0.5.
+- glicko2: one per pair of players of a match (each unordered pair once; A the
+  earlier listed), A's E(mu, mu_j, phi_j) from the values both held at the start of
+  the rating period (those the period's update used), against A's battle score after
+  the league's score transform.
+- openskill: one per pair of teams of a match (each unordered pair once), the better
+  placed team's win probability by the package's own ``predict_win`` of the two teams,
+  from every player's mu and sigma held before the match (sigma before tau is added),
+  with the league's model parameters, against S = 1; on a tie the earlier listed team
+  of the two is the one predicted, S = 0.5. A team is named by its players joined with
+  " & " (the baselines' plain Elo rates that line-up as one side).
+
+arena rates no pairs and predicts nothing, so it has no accuracy.csv.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from sitegen.model.history import RatedLeague
+from sitegen.rating.base import expected
+from sitegen.rating.glicko2 import Glicko, expected_score
+
+HEADER = ("period", "predictions", "log_loss", "brier")
+
+# log(0) is -inf: a prediction of exactly 0 or 1 that turns out wrong (ratings far apart,
+# or a logistic that rounds to 1.0 in floats) would make the mean infinite or NaN. E is
+# clamped into [EPS, 1 - EPS] for the log loss only (the Brier score is finite anyway),
+# the usual guard (scikit-learn's log_loss clamps the same way); one such miss then
+# costs -ln(1e-15) = 34.5 instead of infinity.
+EPS = 1e-15
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    year: int             # calendar year of the match's played, UTC
+    expected: float       # E, the predicted score of the side predicted
+    score: float          # S, what that side scored
+    # Who the pair is (the side predicted first) and the match it comes from: the baselines
+    # replay the same pairs, and the calibration chart reads each pair from a neutral side.
+    a: str = ""
+    b: str = ""
+    match: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Accuracy:
+    """One row of accuracy.csv; the means are None when there are no predictions.
+
+    ``accuracy`` is not a column of accuracy.csv (CONTRACT section 8 fixes its columns); the
+    accuracy page shows it beside the two scores: the share of predictions on the right side
+    of 0.5, a prediction of exactly 0.5 or a result of exactly 0.5 (a draw, an even goal
+    share) counting half. Counting such ties half rather than leaving them out keeps the
+    denominator the number of predictions, like the other two columns, and gives the coin
+    flip exactly 0.5.
+    """
+
+    period: str           # "all" or a year
+    predictions: int
+    log_loss: float | None
+    brier: float | None
+    accuracy: float | None = None
+
+
+def log_loss_term(e: float, s: float) -> float:
+    """-(S ln E + (1 - S) ln(1 - E)), E clamped into [EPS, 1 - EPS]."""
+    e = min(max(e, EPS), 1.0 - EPS)
+    return -(s * math.log(e) + (1.0 - s) * math.log(1.0 - e))
+
+
+def _first_listed(rated: RatedLeague) -> Iterator[Prediction]:
+    """lunaro and elo: the first row of each event is the first listed player."""
+    for event in rated.events:
+        first, second = event.changes[0], event.changes[1]
+        yield Prediction(event.played.year, float(first.terms["expected"]), float(first.terms["score"]),
+                         first.player, second.player, event.key)
+
+
+def _placement(rated: RatedLeague) -> Iterator[Prediction]:
+    places_of = {m.id: [e["place"] for e in m.entries] for m in rated.league.matches}
+    for event in rated.events:
+        places = places_of[event.key]
+        ratings = [c.before for c in event.changes]      # rows follow the match's player order
+        names = [c.player for c in event.changes]
+        n = len(ratings)
+        for i in range(n):
+            for j in range(i + 1, n):
+                # The better placed one is predicted; on a tie the earlier listed (i).
+                a, b = (j, i) if places[j] < places[i] else (i, j)
+                yield Prediction(event.played.year, expected(ratings[a], ratings[b]),
+                                 0.5 if places[i] == places[j] else 1.0, names[a], names[b], event.key)
+
+
+def _glicko2(rated: RatedLeague) -> Iterator[Prediction]:
+    matches = {m.id: m for m in rated.league.matches}
+    for event in rated.events:
+        battles = getattr(event, "battles", ())
+        # Every participant of a period is some battle's opponent: their value going into it.
+        start: dict[str, Glicko] = {b.opponent: b.opponent_before for b in battles}
+        position: dict[str, dict[str, int]] = {}
+        for b in battles:
+            m = matches[b.match_id]
+            pos = position.get(m.id)
+            if pos is None:
+                pos = position[m.id] = {name: i for i, name in enumerate(m.players)}
+            # Each side of each pair is a battle; the earlier listed player's side is the prediction.
+            if pos[b.player] < pos[b.opponent]:
+                yield Prediction(m.played.year, expected_score(start[b.player], b.opponent_before), b.score,
+                                 b.player, b.opponent, m.id)
+
+
+def _openskill(rated: RatedLeague) -> Iterator[Prediction]:
+    model = rated.league.config.system.model
+    matches = {m.id: m for m in rated.league.matches}
+    for event in rated.events:
+        m = matches[event.key]
+        teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
+        for i, e in enumerate(m.entries):
+            teams.setdefault(e["team"], []).append(i)
+        order = sorted(teams)                     # team numbers follow the match's listing
+        places = m.extra["places"]
+        # changes.csv rows follow the match's player order: each row's belief before it.
+        skills = [[model.rating(mu=float(event.changes[i].terms["mu_before"]),
+                                sigma=float(event.changes[i].terms["sigma_before"])) for i in teams[t]]
+                  for t in order]
+        names = [" & ".join(m.players[i] for i in teams[t]) for t in order]
+        n = len(order)
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = (j, i) if places[j] < places[i] else (i, j)
+                e = float(model.predict_win([skills[a], skills[b]])[0])
+                yield Prediction(m.played.year, e, 0.5 if places[i] == places[j] else 1.0,
+                                 names[a], names[b], m.id)
+
+
+PREDICTORS: dict[str, Callable[[RatedLeague], Iterator[Prediction]]] = {
+    "lunaro": _first_listed,
+    "elo": _first_listed,
+    "placement": _placement,
+    "glicko2": _glicko2,
+    "openskill": _openskill,
+}
+
+
+def predicts(rated: RatedLeague) -> bool:
+    return rated.league.config.system.name in PREDICTORS
+
+
+def predictions(rated: RatedLeague) -> Iterator[Prediction]:
+    """Every prediction of the league in history order (none for a system that predicts no pairs)."""
+    make = PREDICTORS.get(rated.league.config.system.name)
+    return iter(()) if make is None else make(rated)
+
+
+def accuracy(rated: RatedLeague) -> list[Accuracy]:
+    """The row "all", then one per calendar year that has predictions, oldest first."""
+    return summarize(predictions(rated))
+
+
+def right_side(e: float, s: float) -> float:
+    """1 when E and S lie on the same side of 0.5, 0 when on opposite sides, 0.5 when either is 0.5."""
+    if e == 0.5 or s == 0.5:
+        return 0.5
+    return 1.0 if (e > 0.5) == (s > 0.5) else 0.0
+
+
+def summarize(preds: Iterable[Prediction]) -> list[Accuracy]:
+    """accuracy.csv's rows from any predictions: a league's own, or a baseline's of the same pairs."""
+    # Sums per year in history order; "all" adds the same terms in the same order, so the
+    # file is the same on every machine.
+    sums: dict[int, list[float]] = {}
+    total = [0, 0.0, 0.0, 0.0]
+    for p in preds:
+        ll, br, hit = log_loss_term(p.expected, p.score), (p.expected - p.score) ** 2, right_side(p.expected, p.score)
+        year = sums.setdefault(p.year, [0, 0.0, 0.0, 0.0])
+        for acc in (year, total):
+            acc[0] += 1
+            acc[1] += ll
+            acc[2] += br
+            acc[3] += hit
+    rows = [_row("all", total)]
+    rows += [_row(str(y), sums[y]) for y in sorted(sums)]
+    return rows
+
+
+def _row(period: str, acc: list[float]) -> Accuracy:
+    n = int(acc[0])
+    if not n:
+        return Accuracy(period, 0, None, None, None)
+    return Accuracy(period, n, acc[1] / n, acc[2] / n, acc[3] / n)
+
+
+COIN_FLIP = 0.5
+
+
+def coin_flip(preds: Iterable[Prediction]) -> Iterator[Prediction]:
+    """The same pairs predicted E = 0.5: each log loss term is ln 2 whatever happened, and
+    each Brier term (0.5 - S)^2 is 0.25 for a win or a loss (less for a draw or a goal share)."""
+    for p in preds:
+        yield Prediction(p.year, COIN_FLIP, p.score, p.a, p.b, p.match)
+
+
+# --- calibration ---------------------------------------------------------------------
+
+BINS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationBin:
+    """Predictions whose E lies in [low, high) (the last bin includes 1)."""
+
+    low: float
+    high: float
+    predictions: int
+    predicted: float | None      # mean E of the bin
+    observed: float | None       # mean S of the bin: how often (how much) that side won
+
+
+def neutral_side(p: Prediction) -> tuple[float, float]:
+    """(E, S) from the side of the pair whose name comes first by code point.
+
+    A league's predictions are made for a side its results may choose (placement predicts
+    the better placed player, whose S is 1 by construction; a match file may list the
+    winner first): binned from that side, a calibration chart would show every bin won.
+    A name's order says nothing about who won or who was favoured, so read from that side
+    the chart shows how often a predicted chance came true. Log loss, Brier score and the
+    right-side share are the same from either side.
+    """
+    if p.b and p.b < p.a:
+        return 1.0 - p.expected, 1.0 - p.score
+    return p.expected, p.score
+
+
+def calibration(preds: Iterable[Prediction], bins: int = BINS) -> list[CalibrationBin]:
+    """Predicted chance in ``bins`` equal bins against the mean result of each bin."""
+    n = [0] * bins
+    e_sum = [0.0] * bins
+    s_sum = [0.0] * bins
+    for p in preds:
+        e, s = neutral_side(p)
+        # Rounded first: 1 - 0.8 is 0.19999999999999996, which belongs on the 0.2 bound all the same.
+        i = min(max(int(round(e * bins, 9)), 0), bins - 1)
+        n[i] += 1
+        e_sum[i] += e
+        s_sum[i] += s
+    return [CalibrationBin(i / bins, (i + 1) / bins, n[i], e_sum[i] / n[i] if n[i] else None,
+                           s_sum[i] / n[i] if n[i] else None) for i in range(bins)]
+
+
+def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
+    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in accuracy(rated)]

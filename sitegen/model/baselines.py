@@ -1,0 +1,140 @@
+"""What a league's predictions are measured against: replays of the same matches.
+
+The accuracy page sets a league's log loss, Brier score and right-side share beside two
+baselines, each scored on the same pairs by the same functions (accuracy.summarize):
+
+- a coin flip: every pair predicted E = 0.5;
+- the league's own system with its default parameters, the league's matches replayed by
+  ``System.rate`` with the defaults of every declared parameter (CONTRACT sections 2 and
+  4); a league's [initial] starting ratings are data about its players, not parameters,
+  and are kept;
+- when the league's parameters already are the defaults (that replay would repeat the
+  league's own numbers), plain Elo instead: every pair of the league's predictions rated
+  with E = 1 / (1 + 10^((R_b - R_a)/400)) and R' = R + 20 (S - E), everyone from 1500,
+  the pairs of one match updated together from the ratings held before it.
+
+``sitegen tune`` (tune.py) replays a league with other parameters through ``replay``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from sitegen.model.accuracy import (
+    Accuracy, CalibrationBin, Prediction, calibration, coin_flip, predictions, predicts, summarize,
+)
+from sitegen.load.config import LeagueConfig
+from sitegen.model.history import RatedLeague, rate_league
+from sitegen.rating.base import RatingDiverged, expected
+from sitegen.rating.elo import new_ratings
+from sitegen.load.validate import League
+
+if TYPE_CHECKING:
+    from sitegen.model.tune import Sweep
+
+# Plain Elo's K: the seed's K for an established player below the master threshold
+# (seed 001, Elo adjustments; CONTRACT section 4 `elo`, k_standard = 20), the K most
+# Elo ratings settle on. Its start: the seed's mean score of 1500 (only differences
+# between ratings enter E, so the start changes nothing but the printed numbers).
+PLAIN_K = 20
+PLAIN_INITIAL = 1500.0
+
+
+def default_params(config: LeagueConfig) -> dict[str, Any]:
+    """Every declared parameter of the league's system at its default."""
+    return {p.name: p.default for p in config.system.params}
+
+
+def uses_defaults(config: LeagueConfig) -> bool:
+    """Whether the league's parameters, written or not, are all the system's defaults
+    (k = 50 written out in league.toml is still the default)."""
+    return config.params == default_params(config)
+
+
+def with_params(config: LeagueConfig, overrides: Mapping[str, Any]) -> LeagueConfig:
+    """The league's config with some parameters changed, its starting ratings kept."""
+    params = {**config.params, **overrides}
+    kwargs = dict(params)
+    starts = getattr(config.system, "starts", None)
+    if starts:
+        kwargs["starts"] = starts
+    return replace(config, system=type(config.system)(**kwargs), params=params)
+
+
+def replay(league: League, overrides: Mapping[str, Any]) -> RatedLeague:
+    """The league's matches rated again by its own system with some parameters changed.
+
+    Raises RatingDiverged when the system's math runs away with those parameters.
+    """
+    return rate_league(League(with_params(league.config, overrides), league.matches))
+
+
+def plain_elo(preds: Iterable[Prediction]) -> Iterator[Prediction]:
+    """The same pairs predicted by plain Elo with K = PLAIN_K (the update is elo.new_ratings)."""
+    ratings: dict[str, float] = {}
+    for _, group in groupby(preds, key=lambda p: p.match):
+        changes: dict[str, float] = {}
+        for p in group:
+            r_a, r_b = ratings.get(p.a, PLAIN_INITIAL), ratings.get(p.b, PLAIN_INITIAL)
+            e = expected(r_a, r_b)
+            yield Prediction(p.year, e, p.score, p.a, p.b, p.match)
+            after_a, after_b = new_ratings(r_a, r_b, p.score, PLAIN_K, PLAIN_K, e_a=e)
+            changes[p.a] = changes.get(p.a, 0.0) + (after_a - r_a)
+            changes[p.b] = changes.get(p.b, 0.0) + (after_b - r_b)
+        # Every pair of a match from the ratings before it (CONTRACT section 3).
+        for name, change in changes.items():
+            ratings[name] = ratings.get(name, PLAIN_INITIAL) + change
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """One way of predicting the league's pairs and how it scored."""
+
+    key: str                          # "league", "default", "plain-elo" or "coin-flip"
+    label: str                        # a table column's heading
+    rows: tuple[Accuracy, ...]        # as accuracy.csv: "all", then each year; () when it ran away
+    diverged: str | None = None       # the rating event where its math left the finite numbers
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    models: tuple[Model, ...]         # the league, its second baseline, the coin flip
+    calibration: tuple[CalibrationBin, ...]
+    defaults_equal: bool              # the league's parameters are the defaults: plain Elo stands in
+    sweep: "Sweep | None" = None      # league.toml's [tune], replayed as `sitegen tune` does
+
+
+def compare(rated: RatedLeague) -> Comparison | None:
+    """The league's predictions beside both baselines; None for a system that predicts nothing."""
+    if not predicts(rated):
+        return None
+    config = rated.league.config
+    own = list(predictions(rated))
+    models = [Model("league", "These ratings", tuple(summarize(own)))]
+    same = uses_defaults(config)
+    if same:
+        models.append(Model("plain-elo", f"Plain Elo, K = {PLAIN_K}", tuple(summarize(plain_elo(own)))))
+    else:
+        try:
+            default = replay(rated.league, default_params(config))
+        except RatingDiverged as exc:
+            models.append(Model("default", "Default parameters", (), exc.event))
+        else:
+            models.append(Model("default", "Default parameters", tuple(summarize(predictions(default)))))
+    models.append(Model("coin-flip", "Coin flip", tuple(summarize(coin_flip(own)))))
+    return Comparison(tuple(models), tuple(calibration(own)), same, curator_sweep(rated))
+
+
+def curator_sweep(rated: RatedLeague) -> "Sweep | None":
+    """league.toml's [tune], one replay per combination, in this process: a build stays one
+    process (`sitegen serve` rebuilds in a thread), and [tune] is kept small (config.MAX_TUNE)."""
+    from sitegen.model.tune import sweep
+
+    config = rated.league.config
+    if not config.tune:
+        return None
+    declared = {p.name: p for p in config.system.params}
+    return sweep(rated.league, [(declared[name], values) for name, values in config.tune], workers=1)

@@ -1,0 +1,367 @@
+"""A player's career as their page shows it: record, streaks, best wins, every opponent,
+the rating history summed up by month. No I/O; computed from the model's PlayerView.
+
+Every player's games are walked once. Head to head counts opponents in C, never
+with a Python loop over pairs (100-player lobbies give each game 99 opponents):
+Counter over identity-hashed Links for duels and teams, numpy slices and
+bincount for the places of a lobby.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
+from sitegen.rating.placement import ordinal
+
+BEST_WINS = 5           # as many as lichess lists
+PODIUM = 3
+# Past this many months the chart's text alternative counts by year: a table of
+# 200 months read aloud is no summary of a career.
+MONTHS_SHOWN = 36
+RECENT_GAMES = 100      # the chart's "last 100 games"
+
+# What a match's order says of two players where the system has no win or loss:
+# the better place (placement) or the higher score (glicko2, as its battles count).
+RANKED_BY = {"placement": ("place", 1), "glicko2": ("score", -1), "openskill": ("place", 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Wins, draws and losses over the games that have an outcome."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> int:
+        """Points won as a whole percentage, a draw half a point."""
+        return round(100 * (self.wins + self.draws / 2) / self.games) if self.games else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Placings:
+    """A placement league's record: first places are its wins."""
+
+    games: int
+    firsts: int
+    podiums: int         # placed PODIUM or better, ties included
+    average: float       # mean place
+    best: int
+
+    @property
+    def best_place(self) -> str:
+        return ordinal(self.best)
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    kind: str            # "win", "unbeaten", or the result repeated at the end: "win", "draw", "loss"
+    length: int
+    first: PlayerGame
+    last: PlayerGame
+
+    @property
+    def start(self) -> datetime:
+        return self.first.match.match.played
+
+    @property
+    def end(self) -> datetime:
+        return self.last.match.match.played
+
+
+@dataclass(frozen=True, slots=True)
+class BestWin:
+    game: PlayerGame
+    opponents: tuple[Link, ...]
+    rating: float        # the opponent's rating before the match; an opposing side's mean
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    """Head to head against one opponent."""
+
+    opponent: Link
+    games: int
+    wins: int            # or finished ahead, where the system has no outcomes
+    draws: int
+    losses: int
+    change: float | None  # the player's rating change summed over their duels (1v1 leagues)
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A month (or a year) of the rating history, the chart's text alternative."""
+
+    label: str           # "2024-03" or "2024"
+    games: int
+    end: float | None    # rating after the period's last rated game
+    high: float | None
+    low: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A range of the history chart: the points from game number ``first`` on."""
+
+    key: str
+    label: str
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class Career:
+    record: Record | None                 # systems with outcomes
+    placings: Placings | None             # placement leagues
+    longest_win: Streak | None
+    longest_unbeaten: Streak | None
+    current: Streak | None
+    best_wins: tuple[BestWin, ...]
+    rivals: tuple[Rival, ...]             # every opponent, most games first
+    periods: tuple[Period, ...]
+    period_unit: str                      # "month" or "year"
+    ranges: tuple[Range, ...]             # "all" first; only ranges that leave points out
+
+
+class LeagueCareers:
+    """What every player's career in one league shares, worked out once for the league."""
+
+    def __init__(self, league: LeagueView) -> None:
+        self.league = league
+        system = league.config.system_name
+        self.has_outcomes = league.has_outcomes
+        self.ranked_by = None if league.has_outcomes else RANKED_BY.get(system)
+        self.placement = system == "placement"
+        # A change belongs to one opponent only where each match is one rating event
+        # between two players (not a glicko2 period of several matches).
+        self.duels = bool(league.matches) and all(
+            len(m.lines) == 2 and m.lines[0].team is None and len(m.event_matches) <= 1
+            for m in league.matches)
+        # Ranked leagues count opponents by player number with numpy: a lobby of 100
+        # gives each of its players 99 opponents, a million counts per 10,000 matches.
+        names = sorted(league.players)
+        self._number = {name: i for i, name in enumerate(names)}     # code point order: ties by name
+        self._links = [_link_of(league, name) for name in names]
+        # Per match, its players' numbers sorted by place (or score) and the sorted keys:
+        # the opponents ahead or behind are then a slice. Built when first asked.
+        self._order: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    @property
+    def outcome_labels(self) -> tuple[str, str, str] | None:
+        if self.has_outcomes:
+            return ("Won", "Drawn", "Lost")
+        if self.ranked_by:
+            return ("Ahead", "Level", "Behind")
+        return None
+
+    def of(self, player: PlayerView) -> Career:
+        games = player.games
+        outcomes = [g for g in games if g.line.result] if self.has_outcomes else []
+        longest_win, longest_unbeaten, current = streaks(outcomes)
+        months, unit = periods(games)
+        return Career(
+            record=record(outcomes) if self.has_outcomes else None,
+            placings=placings(games) if self.placement else None,
+            longest_win=longest_win, longest_unbeaten=longest_unbeaten, current=current,
+            best_wins=best_wins(outcomes),
+            rivals=self.ranked_rivals(player) if self.ranked_by else self.rivals(player),
+            periods=months, period_unit=unit,
+            ranges=ranges(games),
+        )
+
+    def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
+        """Every opponent: games, wins, draws, losses, and the net change in duels."""
+        games: Counter[Link] = Counter()
+        won: Counter[Link] = Counter()
+        drawn: Counter[Link] = Counter()
+        lost: Counter[Link] = Counter()
+        change: dict[Link, float] = {}
+        by = {"win": won, "draw": drawn, "loss": lost}
+        for g in player.games:
+            opponents = g.opponents
+            games.update(opponents)
+            result = g.line.result
+            if result in by:
+                by[result].update(opponents)
+            if self.duels and g.line.delta is not None:
+                opponent = opponents[0]
+                change[opponent] = change.get(opponent, 0.0) + g.line.delta
+        rows = [Rival(opp, n, won[opp], drawn[opp], lost[opp],
+                      change.get(opp, 0.0) if self.duels else None)
+                for opp, n in games.items()]
+        rows.sort(key=lambda r: (-r.games, r.opponent.text))
+        return tuple(rows)
+
+    def ranked_rivals(self, player: PlayerView) -> tuple[Rival, ...]:
+        """Every opponent: the games in which the player finished ahead of, level with and behind them."""
+        ahead: list[np.ndarray] = []       # the opponents the player finished ahead of
+        level: list[np.ndarray] = []
+        behind: list[np.ndarray] = []
+        field, sign = self.ranked_by
+        for g in player.games:
+            m = g.match
+            order = self._order.get(m.id)
+            if order is None:
+                order = self._order[m.id] = self._ranking(m)
+            numbers, keys = order
+            key = sign * m.match.entries[g.index][field]
+            lo, hi = keys.searchsorted(key, "left"), keys.searchsorted(key, "right")
+            behind.append(numbers[:lo])
+            level.append(numbers[lo:hi])
+            ahead.append(numbers[hi:])
+        n = len(self._links)
+        won, drawn, lost = (np.bincount(np.concatenate(parts), minlength=n) if parts else np.zeros(n, np.int64)
+                            for parts in (ahead, level, behind))
+        drawn[self._number[player.name]] = 0     # a player is level with themself in every game
+        games = won + drawn + lost
+        met = np.flatnonzero(games)
+        # Most games first, then by name: numbers are in code point order of names.
+        met = met[np.argsort(-games[met], kind="stable")]
+        links = self._links
+        return tuple(Rival(links[i], n, w, d, l_, None) for i, n, w, d, l_ in zip(
+            met.tolist(), games[met].tolist(), won[met].tolist(), drawn[met].tolist(), lost[met].tolist()))
+
+    def _ranking(self, m: MatchView) -> tuple[np.ndarray, np.ndarray]:
+        field, sign = self.ranked_by
+        keys = np.array([sign * e[field] for e in m.match.entries], dtype=float)
+        numbers = np.array([self._number[name] for name in m.match.players], dtype=np.int32)
+        order = np.argsort(keys, kind="stable")
+        return numbers[order], keys[order]
+
+
+def _link_of(league: LeagueView, name: str) -> Link:
+    """The player's one Link (compared by identity, as the match lines hold it)."""
+    games = league.players[name].games
+    return games[0].line.player if games else Link(name, league.players[name].url)
+
+
+def record(games: Sequence[PlayerGame]) -> Record:
+    results = Counter(g.line.result for g in games)
+    return Record(results["win"], results["draw"], results["loss"])
+
+
+def placings(games: Sequence[PlayerGame]) -> Placings | None:
+    places = [g.match.match.entries[g.index]["place"] for g in games]
+    if not places:
+        return None
+    return Placings(len(places), places.count(1), sum(1 for p in places if p <= PODIUM),
+                    sum(places) / len(places), min(places))
+
+
+def streaks(games: Sequence[PlayerGame]) -> tuple[Streak | None, Streak | None, Streak | None]:
+    """Longest winning run, longest run without a loss (the first of equals), and the run of
+    the last result. A draw ends a winning run, not an unbeaten one."""
+    best: dict[str, tuple[int, int] | None] = {"win": None, "unbeaten": None}
+    start: dict[str, int | None] = {"win": None, "unbeaten": None}
+    for i, g in enumerate(games):
+        result = g.line.result
+        for kind, counts in (("win", result == "win"), ("unbeaten", result in ("win", "draw"))):
+            if not counts:
+                start[kind] = None
+                continue
+            if start[kind] is None:
+                start[kind] = i
+            run = best[kind]
+            if run is None or i - start[kind] > run[1] - run[0]:
+                best[kind] = (start[kind], i)
+
+    def streak(kind: str, run: tuple[int, int] | None) -> Streak | None:
+        return None if run is None else Streak(kind, run[1] - run[0] + 1, games[run[0]], games[run[1]])
+
+    current = None
+    if games:
+        last = games[-1].line.result
+        i = len(games) - 1
+        while i > 0 and games[i - 1].line.result == last:
+            i -= 1
+        current = streak(last, (i, len(games) - 1))
+    return streak("win", best["win"]), streak("unbeaten", best["unbeaten"]), current
+
+
+def _opponent_lines(g: PlayerGame) -> list[MatchLine]:
+    lines, i = g.match.lines, g.index
+    team = lines[i].team
+    if team is None:
+        return lines[:i] + lines[i + 1:]
+    return [line for line in lines if line.team != team]
+
+
+def best_wins(games: Sequence[PlayerGame], n: int = BEST_WINS) -> tuple[BestWin, ...]:
+    """The wins against the highest-rated opponents at the time, the earlier first among equals.
+
+    A team's (or a free-for-all field's) strength is its players' mean rating before
+    the match, over those who had one (an arena player's first game has none)."""
+    found = []
+    for g in games:
+        if g.line.result != "win":
+            continue
+        lines = _opponent_lines(g)
+        ratings = [line.before for line in lines if line.before is not None]
+        if ratings:
+            found.append(BestWin(g, tuple(line.player for line in lines), sum(ratings) / len(ratings)))
+    return tuple(heapq.nlargest(n, found, key=lambda w: (w.rating, -w.game.number)))
+
+
+def periods(games: Sequence[PlayerGame]) -> tuple[tuple[Period, ...], str]:
+    """Games, closing rating, high and low per month, or per year past MONTHS_SHOWN months.
+
+    The ratings are those after each rated game (the chart's points) played in the period."""
+    months = {(g.match.match.played.year, g.match.match.played.month) for g in games}
+    by_year = len(months) > MONTHS_SHOWN
+    rows: list[Period] = []
+    label, count, end, high, low = None, 0, None, None, None
+    for g in games:
+        played = g.match.match.played
+        this = played.year if by_year else (played.year, played.month)
+        if this != label:
+            if label is not None:
+                rows.append(Period(_label(label), count, end, high, low))
+            label, count, end, high, low = this, 0, None, None, None
+        count += 1
+        if g.rated:
+            r = g.line.after
+            end = r
+            high = r if high is None else max(high, r)
+            low = r if low is None else min(low, r)
+    if label is not None:
+        rows.append(Period(_label(label), count, end, high, low))
+    return tuple(rows), "year" if by_year else "month"
+
+
+def _label(period: int | tuple[int, int]) -> str:
+    return f"{period:04d}" if isinstance(period, int) else f"{period[0]:04d}-{period[1]:02d}"
+
+
+def ranges(games: Sequence[PlayerGame]) -> tuple[Range, ...]:
+    """All games, the last year before the player's last game, the last 100 games; a range
+    is offered only where it leaves out some of the chart's points."""
+    rated = [g for g in games if g.rated]
+    if not rated:
+        return ()
+    found = [Range("all", "All", 1)]
+    last = games[-1].match.match.played
+    year_ago = _year_before(last)
+    in_year = next(g.number for g in games if g.match.match.played >= year_ago)
+    for key, label, first in (("year", "Last year", in_year),
+                              ("recent", f"Last {RECENT_GAMES} games", len(games) - RECENT_GAMES + 1)):
+        if first > rated[0].number and all(first != r.first for r in found):
+            found.append(Range(key, label, first))
+    return tuple(found)
+
+
+def _year_before(t: datetime) -> datetime:
+    try:
+        return t.replace(year=t.year - 1)
+    except ValueError:          # 29 February
+        return t.replace(year=t.year - 1, day=28)

@@ -1,0 +1,40 @@
+"""Replay each league in history order: rating events and ranked standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sitegen.rating.base import RatingEvent, Standing
+from sitegen.load.validate import League
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    rank: int
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class RatedLeague:
+    league: League
+    events: tuple[RatingEvent, ...]
+    standings: tuple[Ranked, ...]     # best first
+
+
+def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
+    """Best first (rating descending, then name by code point); rank = 1 + number strictly higher."""
+    ordered = sorted(standings, key=lambda s: (-s.rating, s.player))
+    ranked = []
+    for i, s in enumerate(ordered):
+        if i and s.rating == ordered[i - 1].rating:
+            r = ranked[-1].rank
+        else:
+            r = i + 1
+        ranked.append(Ranked(r, s))
+    return tuple(ranked)
+
+
+def rate_league(league: League) -> RatedLeague:
+    system = league.config.system
+    events = tuple(system.rate(league.matches))
+    return RatedLeague(league, events, rank(system.standings(events)))

@@ -1,0 +1,187 @@
+"""The data files of CONTRACT sections 7 to 9: standings, changes and matches as CSV and
+JSON, for a glicko2 league the pairings each rating period's updates used, and the
+tables of accuracy.py (accuracy), pools.py (pools, elo) and groupings.py (next, glicko2).
+
+These tables are what auditors recompute from, so their format is fixed:
+header row, UTF-8, '\\n' line ends, floats with exactly 6 decimals, lunaro
+ratings as integers, an empty field where a value does not exist.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from collections.abc import Iterator
+from typing import Any
+
+from sitegen.model.accuracy import accuracy_table, predicts
+from sitegen.load.config import Roster
+from sitegen.model.groupings import next_table
+from sitegen.model.history import RatedLeague
+from sitegen.model.pools import ledger_key, pools_table
+from sitegen.model.predict import ratings_json
+from sitegen.load.provenance import Provenance
+
+Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
+
+
+def iso(dt: datetime) -> str:
+    """UTC timestamps as 2024-05-01T17:30:00Z."""
+    return dt.isoformat().replace("+00:00", "Z")
+
+
+def fmt_float(x: float | None) -> str:
+    if x is None:
+        return ""
+    text = f"{x:.6f}"
+    return "0.000000" if text == "-0.000000" else text
+
+
+def standings_table(rated: RatedLeague) -> Table:
+    system = rated.league.config.system
+    header = ("rank", "player", "rating", "games") + system.standing_terms
+    rows = []
+    for r in rated.standings:
+        s = r.standing
+        rows.append((r.rank, s.player, _rating(system, s.rating), s.games)
+                    + tuple(s.extra.get(t) for t in system.standing_terms))
+    return header, rows
+
+
+def ledger_terms(system) -> tuple[str, ...]:
+    """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
+    than the pages show (elo's challenger, home, ...), else its ``terms``."""
+    return getattr(system, "ledger_terms", system.terms)
+
+
+def changes_table(rated: RatedLeague) -> Table:
+    system = rated.league.config.system
+    terms = ledger_terms(system)
+    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + terms
+    rows = []
+    for event in rated.events:
+        when = iso(event.played)
+        for c in event.changes:
+            rows.append((event.key, when, c.player, _rating(system, c.before), _rating(system, c.after),
+                         _rating(system, c.delta)) + tuple(_term(c.terms.get(t)) for t in terms))
+    return header, rows
+
+
+def _term(value: Any) -> Any:
+    """A term as written: numbers as floats (6 decimals), names as text, None as empty.
+
+    A term may be a name (elo's challenger and home player); an int term is still a
+    float column, written with 6 decimals like every other.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    return float(value)
+
+
+PAIRINGS_HEADER = ("period", "match_id", "player", "opponent", "score", "opponent_rating", "opponent_rd")
+
+
+def pairings_table(rated: RatedLeague) -> Table:
+    """glicko2: one row per battle (each side of each pair of a match), in the order the
+    updates take them: period, match, player, opponent. ``score`` is the battle score
+    after the transform; ``opponent_rating`` and ``opponent_rd`` the opponent's values
+    going into the period, as steps 3-4 of the paper use them."""
+    rows = []
+    for event in rated.events:
+        for b in getattr(event, "battles", ()):
+            rows.append((event.key, b.match_id, b.player, b.opponent, float(b.score),
+                         float(b.opponent_before.rating), float(b.opponent_before.rd)))
+    return PAIRINGS_HEADER, rows
+
+
+def matches_table(rated: RatedLeague, provenance: Provenance | None = None) -> Table:
+    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+    prov = provenance or Provenance()
+    rows = []
+    for m in rated.league.matches:
+        commit = prov.commit_of(m.file)
+        rows.append((m.id, iso(m.played), m.file, commit.sha if commit else None))
+    return ("match_id", "played", "file", "commit"), rows
+
+
+def _rating(system, value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if system.integer_ratings else float(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return fmt_float(value)
+    return str(value)
+
+
+def to_csv(table: Table) -> str:
+    header, rows = table
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def _json_value(value: Any) -> Any:
+    # Same precision as the CSV, so both files say the same thing.
+    return round(value, 6) + 0.0 if isinstance(value, float) else value
+
+
+def to_json(table: Table) -> str:
+    """A list of objects, formatted as ``json.dumps(objects, indent=1)`` would.
+
+    Written one object at a time: a list of a million dicts would be built only to
+    be serialised, and took most of a large league's memory.
+    """
+    header, rows = table
+    if not rows:
+        return "[]\n"
+    parts = []
+    for row in rows:
+        obj = json.dumps({k: _json_value(v) for k, v in zip(header, row)}, ensure_ascii=False, indent=1)
+        parts.append(" " + obj.replace("\n", "\n "))   # one level deeper, inside the list
+    return "[\n" + ",\n".join(parts) + "\n]\n"
+
+
+def ledger(rated: RatedLeague) -> str:
+    """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py)."""
+    return ledger_key(to_csv(changes_table(rated)))
+
+
+def league_files(rated: RatedLeague, provenance: Provenance | None = None,
+                 roster: Roster | None = None) -> Iterator[tuple[str, str]]:
+    """(file name, text) for data/<league>/, one file at a time to keep memory flat.
+
+    ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
+    """
+    system = rated.league.config.system.name
+    key: list[str] = []          # the ledger's hash, taken as changes.csv is written
+    tables = [("standings", standings_table), ("changes", changes_table),
+              ("matches", lambda r: matches_table(r, provenance))]
+    if system == "glicko2":
+        tables.append(("pairings", pairings_table))
+    if predicts(rated):
+        tables.append(("accuracy", accuracy_table))
+    if system == "elo":
+        tables.append(("pools", lambda r: pools_table(r, key[0])))
+    if system == "glicko2":
+        tables.append(("next", lambda r: next_table(r, roster or Roster())))
+    for name, make in tables:
+        table = make(rated)
+        text = to_csv(table)
+        if name == "changes":
+            key.append(ledger_key(text))
+        yield f"{name}.csv", text
+        yield f"{name}.json", to_json(table)
+    # The matchup predictor's input (predict.py), loaded by the league page when it is used.
+    current = ratings_json(rated)
+    if current is not None:
+        yield "ratings.json", current

@@ -1,0 +1,121 @@
+"""Opponent pools of an elo league (CONTRACT section 9; seed 001, "Match Ups"): pools.csv.
+
+For every rated player p with final rating R, in standings order:
+
+- candidates below: every other rated player q with R - pool_deviation <= R_q <= R
+  (an equal rating counts as below); above: R < R_q <= R + pool_deviation;
+- from each side min(pool_size // 2, candidates on that side) are drawn at random
+  (an odd pool_size rounds down, so a pool never holds more than pool_size);
+- then one opponent, the ``pick``, is drawn at random from the pool (none when the
+  pool is empty).
+
+The draws are reproducible by anyone holding the league's changes.csv:
+
+1. ``ledger`` = the SHA-256 of changes.csv exactly as the build wrote it, in hex.
+2. Each player's generator is Python's ``random.Random(seed)`` (the Mersenne Twister,
+   seeded by an int; its ``random()`` stream is the one thing the random module
+   guarantees across Python versions), with seed = the SHA-256 of the UTF-8 text
+   ``ledger + "\\n" + player`` read as a big-endian integer.
+3. Candidates are listed in standings order (rating descending, then name by code
+   point). A side's k draws are the first k steps of a Fisher-Yates shuffle of its
+   list: for i = 0 .. k-1, j = i + floor(random() * (n - i)), swap items i and j.
+   The below side is drawn first, then the above side, from the same generator.
+4. The pool is the drawn below players, then the drawn above players, each in
+   standings order (the order of the rows); the pick is the pool's item at
+   floor(random() * pool size), the generator's next number.
+
+Python's ``hash()`` is never used, so no PYTHONHASHSEED, process or machine changes a draw.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sitegen.model.history import RatedLeague
+
+HEADER = ("player", "opponent", "side", "opponent_rating")
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    name: str
+    rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A player's drawn opponents, each side in standings order, and the drawn next opponent."""
+
+    player: str
+    rating: float
+    below: tuple[Opponent, ...]
+    above: tuple[Opponent, ...]
+    pick: Opponent | None
+
+    @property
+    def members(self) -> tuple[Opponent, ...]:
+        return self.below + self.above
+
+
+def ledger_key(changes_csv: str) -> str:
+    """Step 1: the hex SHA-256 of changes.csv's bytes."""
+    return hashlib.sha256(changes_csv.encode("utf-8")).hexdigest()
+
+
+def player_rng(ledger: str, player: str) -> random.Random:
+    """Step 2: the player's own generator, from the ledger and the name alone."""
+    digest = hashlib.sha256(f"{ledger}\n{player}".encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def draw(rng: random.Random, items: Sequence, k: int) -> list:
+    """Step 3: k items by the first k steps of a Fisher-Yates shuffle, from random() only
+    (random.sample's algorithm may change between Python versions; random() may not)."""
+    items = list(items)
+    n = len(items)
+    for i in range(k):
+        j = i + int(rng.random() * (n - i))
+        items[i], items[j] = items[j], items[i]
+    return items[:k]
+
+
+def opponent_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
+    """Every rated player's pool, in standings order; ``ledger`` from ``ledger_key``."""
+    system = rated.league.config.system
+    deviation = float(system.pool_deviation)
+    per_side = int(system.pool_size) // 2
+    board = [Opponent(r.standing.player, float(r.standing.rating)) for r in rated.standings]
+    # Standings order is rating descending: negated ratings ascend, for bisect.
+    keys = [-o.rating for o in board]
+    pools = []
+    for index, me in enumerate(board):
+        r = me.rating
+        # below: -R <= -R_q <= -(R - dev); above: -(R + dev) <= -R_q < -R
+        lo = bisect.bisect_left(keys, -r)
+        hi = bisect.bisect_right(keys, -(r - deviation))
+        below = [board[i] for i in range(lo, hi) if i != index]
+        top = bisect.bisect_left(keys, -(r + deviation))
+        above = board[top:lo]
+        rng = player_rng(ledger, me.name)
+        # Positions are drawn, then sorted: each side's drawn players in standings order.
+        chosen_below = tuple(below[i] for i in sorted(draw(rng, range(len(below)), min(per_side, len(below)))))
+        chosen_above = tuple(above[i] for i in sorted(draw(rng, range(len(above)), min(per_side, len(above)))))
+        pool = chosen_below + chosen_above
+        pick = pool[int(rng.random() * len(pool))] if pool else None
+        pools.append(Pool(me.name, r, chosen_below, chosen_above, pick))
+    return pools
+
+
+def pools_table(rated: RatedLeague, ledger: str) -> tuple[tuple[str, ...], list[tuple]]:
+    """Per player: the below rows, the above rows (each in standings order), then the pick."""
+    rows: list[tuple] = []
+    for pool in opponent_pools(rated, ledger):
+        for side, members in (("below", pool.below), ("above", pool.above)):
+            rows.extend((pool.player, o.name, side, o.rating) for o in members)
+        if pool.pick is not None:
+            rows.append((pool.player, pool.pick.name, "pick", pool.pick.rating))
+    return HEADER, rows

@@ -1,0 +1,318 @@
+"""View models: for every page, the plain data its template shows. No I/O here.
+
+Templates only format; every ordering, count and explanation is decided here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from slugify import slugify
+
+from sitegen.load.config import LeagueConfig, Roster, Tier
+from sitegen.model.history import RatedLeague
+from sitegen.rating.base import Change, Match
+
+RECENT = 12
+
+# Match-level keys a system adds (CONTRACT section 4), as the match page labels them.
+MATCH_FACTS = {"challenger": "Challenger", "home": "Home", "season": "Season", "weight": "Weight",
+               "platform": "Platform", "score_to_win": "Score to win"}
+
+
+# Compared by identity: one Link per player and league, so counting opponents
+# (head to head in 100-player lobbies) hashes in C, not through generated __hash__.
+@dataclass(frozen=True, slots=True, eq=False)
+class Link:
+    text: str
+    url: str          # site-relative path such as "leagues/x/players/y/"
+
+
+@dataclass(slots=True)
+class MatchLine:
+    """One participant of a match as shown on a match page and a player's list."""
+
+    player: Link
+    details: str                      # "20 goals, ping 35 ms, host" or "win"
+    result: str | None                # win / draw / loss
+    before: float | None
+    after: float
+    delta: float | None
+    terms: Mapping[str, float | None]
+    tier: Tier | None = None
+    formula: str = ""                 # how the change follows from the terms
+    team: int | None = None           # 1-based team number in team games
+    period: str | None = None         # the rating period, when it spans several matches
+    score: str = ""                   # the result in a few characters: "3–1", "2nd of 20"
+
+
+@dataclass(slots=True)
+class Group:
+    """The players of a match shown together: a team, or everyone when there are no teams."""
+
+    label: str | None                 # "Team 1 · won"
+    lines: list[MatchLine]
+
+
+@dataclass(slots=True)
+class MatchView:
+    match: Match
+    url: str
+    lines: list[MatchLine]
+    event: str
+    event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
+    groups: list[Group] = field(default_factory=list)
+    facts: list[tuple[str, str]] = field(default_factory=list)   # match-level keys to show
+    title: str = ""                       # for people: "Ana 3–1 Bo", "Verstappen wins Monaco Grand Prix 2023"
+
+    @property
+    def id(self) -> str:
+        return self.match.id
+
+
+@dataclass(slots=True)
+class PlayerGame:
+    """A row of a player's match list: the match, the player's line in it and the change."""
+
+    match: MatchView
+    index: int                         # the player's position in the match
+    number: int                        # the player's n-th game
+    rated: bool = True                 # False for all but the player's last game of a period
+
+    @property
+    def line(self) -> MatchLine:
+        return self.match.lines[self.index]
+
+    # Computed when asked, not stored: in 100-player lobbies stored lists of 99
+    # opponents per game took most of a large build's memory.
+    @property
+    def opponents(self) -> list[Link]:
+        lines, i = self.match.lines, self.index
+        team = lines[i].team
+        if team is None:
+            return [line.player for line in lines[:i]] + [line.player for line in lines[i + 1:]]
+        return [line.player for line in lines if line.team != team]
+
+    @property
+    def teammates(self) -> list[Link]:
+        lines, i = self.match.lines, self.index
+        team = lines[i].team
+        if team is None:
+            return []
+        return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
+
+
+@dataclass(slots=True)
+class PlayerView:
+    name: str
+    slug: str
+    url: str
+    aliases: tuple[str, ...]
+    platform: str | None
+    region: str | None
+    rank: int = 0
+    rating: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+    tier: Tier | None = None
+    games: list[PlayerGame] = field(default_factory=list)
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    peak: tuple[float, datetime] | None = None
+    lowest: tuple[float, datetime] | None = None
+    first_played: datetime | None = None
+    last_played: datetime | None = None
+
+
+@dataclass(slots=True)
+class LeagueView:
+    config: LeagueConfig
+    url: str
+    rated: RatedLeague
+    players: dict[str, PlayerView]
+    leaderboard: list[PlayerView]
+    matches: list[MatchView]            # history order
+    integer: bool
+    has_outcomes: bool
+    terms: tuple[str, ...]
+    standing_terms: tuple[str, ...] = ()
+    tier_counts: list[tuple[Tier, int]] = field(default_factory=list)
+    has_teams: bool = False
+
+    @property
+    def places(self) -> int:
+        """Decimals of a rating shown on its own (board, player page, home)."""
+        return getattr(self.config.system, "rating_places", 0)
+
+    @property
+    def recent(self) -> list[MatchView]:
+        return self.matches[::-1][:RECENT]
+
+
+# Transliteration lengthens some names a lot (64 CJK characters give 319 ASCII
+# ones): past 255 bytes a folder name cannot be written at all.
+SLUG_MAX = 64
+
+
+def player_slugs(names: list[str]) -> dict[str, str]:
+    """A unique, URL-safe slug per player; clashes get -2, -3 in code point order of names.
+
+    The first name of each slug keeps it, and a suffix never takes a slug that a
+    name has of its own ("eve-2" stays the slug of the player called "eve 2").
+    Names with no letter or digit to keep ("!!!", emoji) are "player", "player-2", ...
+    after any player actually called "Player".
+    """
+    natural = {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    order = sorted(names, key=lambda name: (not natural[name], name))
+    owner: dict[str, str] = {}
+    for name in order:
+        owner.setdefault(natural[name] or "player", name)
+    result = {name: slug for slug, name in owner.items()}
+    taken = set(owner)
+    tried: Counter[str] = Counter()       # the last suffix tried per slug: many clashes stay linear
+    for name in order:
+        if name in result:
+            continue
+        base = natural[name] or "player"
+        while True:
+            tried[base] += 1
+            slug = f"{base}-{tried[base] + 1}"
+            if slug not in taken:
+                break
+        taken.add(slug)
+        result[name] = slug
+    return result
+
+
+def formula(terms: Mapping[str, float | None], before: float | None, after: float, integer: bool) -> str:
+    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
+
+    For every system whose change is K × (S − E); the others' terms speak for themselves.
+    """
+    if {"k", "score", "expected"} <= terms.keys():
+        k, s, e = terms["k"], terms["score"], terms["expected"]
+        # elo's weight and margin multiplier (section 8) multiply K; shown only when not 1.
+        factors = [terms.get("weight"), terms.get("margin_multiplier")]
+        factors = [f for f in factors if f is not None and f != 1]
+        raw = k * (s - e)
+        for f in factors:
+            raw *= f
+        shown = "".join(f" × {f:.4g}" for f in factors)
+        text = f"{k:.4g}{shown} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
+        if terms.get("reverted_from") is not None:
+            text = f"season reversion {terms['reverted_from']:.1f} → {before:.1f}, then {text}"
+        if integer:
+            text += ", rounded"
+        elif before is not None and abs(before + raw - after) > 1e-9:
+            text += f", floor {after:g}"
+        return text.replace("-", "−")
+    return ""
+
+
+def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+    config = rated.league.config
+    system = config.system
+    base = f"leagues/{config.slug}/"
+    names = [r.standing.player for r in rated.standings]
+    slugs = player_slugs(names)
+    players: dict[str, PlayerView] = {}
+    for r in rated.standings:
+        info = roster.info(r.standing.player)
+        name = r.standing.player
+        players[name] = PlayerView(
+            name=name, slug=slugs[name], url=f"{base}players/{slugs[name]}/",
+            aliases=info.aliases, platform=info.platform, region=info.region,
+            rank=r.rank, rating=r.standing.rating, extra=dict(r.standing.extra),
+            tier=config.tier_of(r.standing.rating),
+        )
+
+    links = {name: Link(name, pv.url) for name, pv in players.items()}
+    link = links.__getitem__
+
+    # Which change belongs to which player in which match; a period's change
+    # belongs to every match of the period the player played in.
+    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
+    for event in rated.events:
+        for c in event.changes:
+            for mid in event.matches:
+                change_of[(mid, c.player)] = (c, event.key, event.matches)
+
+    # A change is marked with its period only where it spans several of the player's matches.
+    in_event: Counter[tuple[str, str]] = Counter()
+    for m in rated.league.matches:
+        for name in m.players:
+            in_event[(change_of[(m.id, name)][1], name)] += 1
+
+    views: list[MatchView] = []
+    counts: Counter[str] = Counter()
+    for m in rated.league.matches:
+        lines = []
+        event_key, event_matches = "", ()
+        for i, (name, entry) in enumerate(zip(m.players, m.entries)):
+            c, event_key, event_matches = change_of[(m.id, name)]
+            terms = c.terms         # shared with the change, not copied: a million lines in big leagues
+            lines.append(MatchLine(
+                link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
+                terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
+                team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
+                score=system.result(m, i)))
+        view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
+                         _groups(lines),
+                         [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
+                          if m.extra.get(key) is not None],
+                         system.headline(m))
+        views.append(view)
+        for i, line in enumerate(lines):
+            p = players[line.player.text]
+            counts[p.name] += 1
+            p.games.append(PlayerGame(view, i, counts[p.name]))
+            if line.result == "win":
+                p.wins += 1
+            elif line.result == "draw":
+                p.draws += 1
+            elif line.result == "loss":
+                p.losses += 1
+            p.first_played = p.first_played or m.played
+            p.last_played = m.played
+
+    for p in players.values():
+        _mark_rated(p)
+        for g in p.games:
+            if g.rated:
+                if p.peak is None or g.line.after > p.peak[0]:
+                    p.peak = (g.line.after, g.match.match.played)
+                if p.lowest is None or g.line.after < p.lowest[0]:
+                    p.lowest = (g.line.after, g.match.match.played)
+
+    leaderboard = [players[r.standing.player] for r in rated.standings]
+    tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
+    return LeagueView(config, base, rated, players, leaderboard, views,
+                      system.integer_ratings, system.has_outcomes, system.terms,
+                      system.standing_terms, tier_counts,
+                      any(line.team is not None for v in views for line in v.lines))
+
+
+def _groups(lines: list[MatchLine]) -> list[Group]:
+    """Team games show each team together, winners first as listed; other matches one group."""
+    if all(line.team is None for line in lines):
+        return [Group(None, lines)]
+    by_team: dict[int, list[MatchLine]] = {}
+    for line in lines:
+        by_team.setdefault(line.team or 0, []).append(line)
+    groups = []
+    for team, members in by_team.items():
+        outcome = {"win": " · won", "loss": " · lost", "draw": " · drew"}.get(members[0].result or "", "")
+        groups.append(Group(f"Team {team}{outcome}", members))
+    return groups
+
+
+def _mark_rated(player: PlayerView) -> None:
+    """In a period of several matches only the player's last game carries the period's change."""
+    last_of: dict[str, int] = {}
+    for i, g in enumerate(player.games):
+        last_of[g.match.event] = i
+    for i, g in enumerate(player.games):
+        g.rated = last_of[g.match.event] == i

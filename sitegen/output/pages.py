@@ -1,0 +1,237 @@
+"""Model every page, render it with the theme, and add it and the theme's assets to the output."""
+
+from __future__ import annotations
+
+import functools
+from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from markupsafe import Markup
+
+from sitegen.model.career import LeagueCareers
+from sitegen.model.board import build_board
+from sitegen.output import preview
+from sitegen.model.baselines import compare
+from sitegen.output.charts import calibration_chart, distribution_chart, history_chart
+from sitegen.load.config import base_url_problem, normalize_base_url
+from sitegen.output.content import render_pages
+from sitegen.output.feeds import league_feed, site_feed, write_feeds
+from sitegen.model.forecast import accuracy_page, league_forecast
+from sitegen.model.predict import league_predictor
+from sitegen.model.history import RatedLeague
+from sitegen.model.views import LeagueView, PlayerView, league_view
+from sitegen.load.problems import InvalidInput, Problem
+from sitegen.load.provenance import Provenance
+from sitegen.output.render import environment, fmt_delta, iso
+from sitegen.load.urls import url_option
+from sitegen.output.search import SearchIndexError, write_search_index
+from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
+from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
+from sitegen.output.write import Output
+
+if TYPE_CHECKING:
+    from sitegen.load.checked import Site
+
+SYSTEM_LABELS = {
+    "lunaro": "Lunaro (ping-adjusted Elo, goal share)",
+    "elo": "Elo (FIDE K, challenger K)",
+    "placement": "Placement Elo",
+    "glicko2": "Glicko-2",
+    "arena": "Arena stats rating",
+    "openskill": "OpenSkill (Plackett-Luce)",
+}
+# One sentence under each match's table: where its numbers come from.
+SYSTEM_EXPLAIN = {
+    "lunaro": "Each change is K × (actual − expected), rounded to a whole number; the expected score "
+              "comes from each player's ping-adjusted ability.",
+    "elo": "Each change is K × (actual − expected); with the challenger rule both players use the "
+           "challenger's K.",
+    "placement": "Each change is K × (actual − expected): the actual score counts every player placed "
+                 "below (a tie counts half), the expected score sums the chances against every other "
+                 "player; ratings never go below the floor.",
+    "glicko2": "Every pair of players is one battle for each side; the new rating, RD and volatility "
+               "follow Glicko-2 from all of a player's battles in the rating period.",
+    "arena": "Each game rating comes from kills, assists, deaths and betrayals through the arctangent "
+             "scale; a player's rating is the mean of all their game ratings.",
+    "openskill": "Each player's skill is a belief, mean μ and uncertainty σ, updated by the openskill "
+                 "package's Plackett-Luce model from the teams' places; the rating is μ − 3σ.",
+}
+TERM_LABELS = {
+    "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K",
+    "raw": "Raw", "game_norm": "Game norm", "penalty": "Penalty", "game_rating": "Game rating",
+    "rd_before": "RD before", "rd_after": "RD after",
+    "volatility_before": "σ before", "volatility_after": "σ after",
+    "rd": "RD", "volatility": "Volatility σ",
+    "mu_before": "μ before", "mu_after": "μ after", "sigma_before": "σ before", "sigma_after": "σ after",
+    "mu": "Mean μ", "sigma": "Uncertainty σ",
+}
+# Decimals of the standings' own columns: RD reads like a rating, volatility moves in the 5th place.
+STANDING_DECIMALS = {"rd": 1, "volatility": 5, "mu": 2, "sigma": 2}
+
+
+RESULTS_PER_PAGE = 200
+# A lobby of 100 would list 99 names in every row of a player's games: past a team
+# game's worth the row says how many and the match page has them. The player page
+# keeps the most frequent opponents; players/<slug>/opponents/ lists them all.
+OPPONENTS_SHOWN = 8
+HEAD_TO_HEAD = 20
+# A player's page lists their latest games; older ones go on numbered pages after it.
+GAMES_PER_PAGE = 100
+
+
+def results_url(lv: LeagueView, number: int) -> str:
+    """The list of a league's results, newest first, 200 a page (match pages live under matches/)."""
+    return f"{lv.url}results/" if number == 1 else f"{lv.url}results/{number}/"
+
+
+def games_url(player: PlayerView, number: int) -> str:
+    """A player's games, newest first: the first page is the player's own page."""
+    return player.url if number == 1 else f"{player.url}games/{number}/"
+
+
+@functools.cache
+def vega_bundle() -> str:
+    """Vega, Vega-Lite and vega-embed in one file, served by the site itself (no CDN)."""
+    import vl_convert
+
+    return vl_convert.javascript_bundle()
+
+
+def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
+    rows = []
+    for g in player.games:
+        if not g.rated:          # a period's change is drawn once, at its last game
+            continue
+        opponents = g.opponents
+        rows.append({
+            "date": iso(g.match.match.played),
+            "game": g.number,
+            "rating": round(g.line.after, 6),
+            "match": g.match.id,
+            "opponent": ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else ""),
+            "result": g.line.result or g.line.details,
+            "change": fmt_delta(g.line.delta, decimals),
+        })
+    return rows
+
+
+def site_base_url(configured: str, given: str | None) -> str:
+    """``--base-url`` when given (checked as ``base_url`` is), else the setting: the site's
+    absolute address ending in "/", or "" when none is known."""
+    return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
+
+
+def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
+                base_url: str | None = None, provenance: Provenance | None = None) -> None:
+    settings = site.settings
+    prov = provenance or Provenance()         # none outside a git checkout
+    base = site_base_url(settings.base_url, base_url)
+    templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
+    env = environment(templates)
+    leagues = [league_view(r, site.roster) for r in rated]
+    content = render_pages(site.content, [lg.config for lg in site.leagues])
+    specs = {p.system: p for p in content if p.system}
+    # The header names the leagues and the site's own pages; the guides under spec/ that belong
+    # to no one system (matchmaking) are listed in the footer with the systems' pages.
+    nav_pages = [p for p in content if not p.system and not p.url.startswith("spec/")]
+    guides = [p for p in content if not p.system and p.url.startswith("spec/")]
+    common = {
+        "site": settings,
+        "base_url": base,               # "https://owner.github.io/repo/", or "" when unknown
+        "leagues": leagues,
+        "specs": specs,
+        "nav_pages": nav_pages,
+        "guides": guides,
+        "system_labels": SYSTEM_LABELS,
+        "term_labels": TERM_LABELS,
+        "system_explain": SYSTEM_EXPLAIN,
+        "standing_decimals": STANDING_DECIMALS,
+    }
+
+    sitemap = Sitemap()
+    feed = site_feed(leagues)
+
+    def page(path: str, template: str, **context: Any) -> None:
+        depth = path.count("/")
+        # A league's pages announce its feed, the others the feed of every league; a page
+        # may set its own root (the 404 page).
+        own_feed = league_feed(context["league"]) if "league" in context else feed
+        ctx = {**common, "root": "../" * depth, "feed": own_feed, **context, "path": path}
+        sitemap.add(path, template, ctx)
+        try:
+            html = env.get_template(template).render(ctx)
+        except jinja2.TemplateError as exc:
+            raise InvalidInput([template_problem(site.root, exc, template)]) from None
+        output.add(path, html)
+
+    recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
+                    key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
+    page("index.html", "home.html", recent=recent, build_info=prov.build)
+    for lv in leagues:
+        decimals = 0 if lv.integer else 1
+        board = build_board(lv, settings.board_for(lv.config.slug))
+        comparison = compare(lv.rated)
+        forecast = league_forecast(lv, site.roster, comparison)
+        predictor = league_predictor(lv.rated)
+        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
+             spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
+             distribution=distribution_chart(board.distribution),
+             distribution_preview=Markup(preview.distribution(board.distribution)))
+        if comparison is not None:
+            report = accuracy_page(lv, comparison)
+            page(f"{report.url}index.html", "accuracy.html", league=lv, spec=specs.get(lv.config.system_name),
+                 report=report, chart=calibration_chart(report.calibration),
+                 chart_preview=Markup(preview.calibration(report.calibration)))
+        newest = lv.matches[::-1]
+        pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
+        # matches/ holds one folder per match; its own address leads to the list.
+        page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
+        for n, rows in enumerate(pages, start=1):
+            page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
+                 rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
+        for mv in lv.matches:
+            page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals,
+                 source=prov.source(mv.match))
+        careers = LeagueCareers(lv)
+        row_of = {row.player.name: row for row in board.rows}
+        for pv in lv.leaderboard:
+            career = careers.of(pv)
+            newest = pv.games[::-1]
+            chunks = [newest[i:i + GAMES_PER_PAGE] for i in range(0, len(newest), GAMES_PER_PAGE)] or [[]]
+            urls = [games_url(pv, k) for k in range(1, len(chunks) + 1)]
+            shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
+                          pages=urls, opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
+            page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
+                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
+                 chart_preview=Markup(preview.history(
+                     [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
+                 pool=forecast.pool_of(pv.name), predictor=predictor,
+                 predictions=predictor.against_nearest(pv.name) if predictor else [])
+            for n, rows in enumerate(chunks[1:], start=2):
+                page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
+            if len(chunks) > 1:
+                # games/ holds the numbered pages; its own address leads to the first.
+                page(f"{pv.url}games/index.html", "redirect.html", target=pv.url)
+            page(f"{pv.url}opponents/index.html", "player_opponents.html", **shared)
+    for cp in content:
+        page(f"{cp.url}index.html", "content.html", page_content=cp)
+    page("search/index.html", "search.html")
+    # GitHub Pages serves 404.html for a missing path at any depth, so its links start
+    # from the site's root path ("/repo/"), not from where the file sits.
+    page("404.html", "404.html", root=urlsplit(base).path if base else "/")
+    try:
+        write_search_index(leagues, output)
+    except SearchIndexError as exc:
+        raise InvalidInput([Problem("pagefind", message=f"the search index could not be built: {exc}")]) from None
+    write_feeds(leagues, settings, base, output)
+    write_sitemap(sitemap, base, output)
+    write_robots(base, output)
+
+    for folder in reversed(templates):      # the site's own assets override built-in ones
+        assets = folder / "assets"
+        if assets.is_dir():
+            for f in sorted(assets.rglob("*")):
+                if f.is_file():
+                    output.add(f"assets/{f.relative_to(assets).as_posix()}", f.read_bytes(), replace=True)
+    output.add("assets/vega.js", vega_bundle())

@@ -1,0 +1,89 @@
+"""The Jinja environment: autoescaping everywhere, strict undefined, formatting filters.
+
+Templates only format: every value they show arrives ready in the view model.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup, escape
+
+from sitegen.model.ledger import iso
+
+MINUS = "\u2212"
+
+
+def fmt_rating(value: float | None, decimals: int = 0) -> str:
+    if value is None:
+        return "\u2013"
+    text = f"{value:,.{decimals}f}"
+    return text.replace("-", MINUS)
+
+
+def fmt_delta(value: float | None, decimals: int = 0) -> str:
+    """Changes as lichess shows them: +12, −3, ±0."""
+    if value is None:
+        return "new"
+    text = f"{abs(value):,.{decimals}f}"
+    if float(text.replace(",", "")) == 0:
+        return "\u00b10"
+    return ("+" if value > 0 else MINUS) + text
+
+
+def delta_badge(value: float | None, decimals: int = 0) -> Markup:
+    """A change as a coloured badge; a filter, not an included template, since big leagues
+    show it a million times and an include costs a new template context each time."""
+    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
+    return Markup(f'<span class="delta {kind}">{escape(fmt_delta(value, decimals))}</span>')
+
+
+RESULT_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
+
+
+def result_badge(outcome: str | None) -> Markup:
+    """W, D or L as a coloured letter, the word said to screen readers; nothing without an outcome."""
+    if outcome not in RESULT_LETTERS:
+        return Markup("")
+    return Markup(f'<span class="wdl {outcome}" title="{outcome}"><span aria-hidden="true">'
+                  f'{RESULT_LETTERS[outcome]}</span><span class="visually-hidden">{outcome}</span></span>')
+
+
+def fmt_number(value: float | None, decimals: int = 3) -> str:
+    if value is None:
+        return "\u2013"
+    if float(value).is_integer() and decimals <= 3:
+        return f"{int(value)}"
+    return f"{value:.{decimals}f}".replace("-", MINUS)
+
+
+def fmt_date(value: datetime | None) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d")
+
+
+def fmt_datetime(value: datetime | None) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+@jinja2.pass_context
+def url(context, path: str) -> str:
+    """A site path as a link relative to the current page, so the site works under any sub-path."""
+    return context["root"] + path
+
+
+def environment(template_dirs: list[Path]) -> jinja2.Environment:
+    """The site's templates first (they override), then the built-in theme."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
+                       number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso)
+    env.globals["url"] = url
+    return env

@@ -1,0 +1,446 @@
+"""The output folder: which folder a build may replace, and how it is replaced.
+
+Which folder (CONTRACT section 10). A build replaces its output folder whole, so
+it is replaced only when it is absent, empty, or a site that sitegen wrote. Every
+site sitegen writes holds the marker file ``.sitegen-site`` (``MARKER``) whose
+first line is ``sitegen-site 1`` (a format number) followed by a few lines saying
+what the folder is; its text is fixed, so builds stay byte-identical. A folder is
+sitegen's only if that file is a regular file starting with that line. Some
+folders are refused even when marked: anything inside a git repository's own
+folder (``.git``, or a bare repository), a folder holding a ``.git`` anywhere
+inside it, the site root and every folder holding it, the site's inputs
+(``matches/``, ``content/``, ``templates/``, ``pyproject.toml``), the home folder
+and the current folder (and the folders holding them), and anything that is not
+a folder. ``check_output_folder`` is the whole rule; ``Output.commit`` applies it
+again just before the swap, in case the folder changed during the build.
+
+How. Files are written into a staging folder ``.<out>.new-XXXXXXXX`` beside the
+output as they are rendered (so memory stays flat for large leagues); the
+marker is its first file. At the end the staging folder and the output are
+swapped in one step: on Linux by ``renameat2(RENAME_EXCHANGE)``, so that the
+output path always holds a complete site, the old or the new one; the old site
+(then at the staging path) is renamed to ``.<out>.old-XXXXXXXX`` and removed.
+Where the exchange is unavailable (not Linux, a C library without renameat2, or
+a file system or kernel that refuses it with EINVAL, ENOSYS or EOPNOTSUPP), the
+fallback is two renames, output -> ``.<out>.old-*`` then staging -> output:
+between those two system calls (microseconds) the output path does not exist,
+and a build killed exactly there leaves no output folder but the complete old
+site in ``.<out>.old-*`` and the complete new one in ``.<out>.new-*``. An absent
+output is created by one rename, which is atomic. A build that fails (bad input,
+or an error) removes its staging folder and leaves the output as it was.
+
+Debris. A build killed while it writes (SIGKILL, a power cut) leaves its staging
+folder behind. While a build runs it holds an exclusive ``flock`` on its staging
+folder, and on the old site while it removes it; the kernel drops a lock when
+the process dies, however it dies. After each successful swap, the build removes
+every ``.<out>.new-*`` and ``.<out>.old-*`` folder beside the output that is
+sitegen's (marker, or the signature below) and whose lock it can take at once:
+a folder locked by a build still running is left alone, and so is any folder
+that is not sitegen's. On a file system without working locks nothing is
+removed (".gitignore" lists the two patterns).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from sitegen.load.problems import InvalidInput, Problem
+
+try:
+    import fcntl
+except ImportError:     # not POSIX: no locks, so no folder is ever judged abandoned
+    fcntl = None        # type: ignore[assignment]
+
+MARKER = ".sitegen-site"
+MARKER_FIRST_LINE = "sitegen-site 1"
+MARKER_TEXT = (
+    f"{MARKER_FIRST_LINE}\n"
+    "This folder is a site written by sitegen, the leaderboard site generator.\n"
+    "Every build into it replaces it whole: keep no files of your own in it.\n"
+    "sitegen replaces a folder that is not empty only when it holds this file.\n"
+)
+_MARKER_LINE = re.compile(rb"sitegen-site [0-9]+\r?\n")
+INPUTS = ("matches", "content", "templates", "pyproject.toml")
+STANDINGS_HEADER = b"rank,player,rating,games"
+
+
+class UnsafePath(ValueError):
+    pass
+
+
+# --- which folder may be replaced --------------------------------------------------------------
+
+def has_marker(folder: Path) -> bool:
+    """``folder/.sitegen-site`` is a regular file (not a link) that starts with the marker line."""
+    try:
+        fd = os.open(folder / MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return False
+            return bool(_MARKER_LINE.fullmatch(fh.readline(64)))
+    except OSError:
+        return False
+
+
+def old_site_signature(folder: Path) -> bool:
+    """A site written by sitegen before the marker existed.
+
+    Accepted so that an existing ``_site`` does not stop the first build after an upgrade
+    (that build adds the marker). The signature is conservative: ``index.html`` and
+    ``assets/site.css`` as files, and at least one ``data/LEAGUE/standings.csv`` whose first
+    line is sitegen's own header (CONTRACT section 7). A hand-made site has no reason to
+    hold that file; an old sitegen site without any league lacks it and is refused with the
+    rest (its message says to remove the folder once).
+    """
+    try:
+        if not ((folder / "index.html").is_file() and (folder / "assets" / "site.css").is_file()):
+            return False
+        data = folder / "data"
+        if data.is_symlink() or not data.is_dir():
+            return False
+        for league in sorted(data.iterdir()):
+            standings = league / "standings.csv"
+            if league.is_symlink() or standings.is_symlink() or not standings.is_file():
+                continue
+            with open(standings, "rb") as fh:
+                header = fh.readline(256).rstrip(b"\r\n")
+            if header == STANDINGS_HEADER or header.startswith(STANDINGS_HEADER + b","):
+                return True
+    except OSError:
+        return False
+    return False
+
+
+def is_sitegen_site(folder: Path) -> bool:
+    """A real folder (not a link) holding the marker, or an older sitegen site by its signature."""
+    return folder.is_dir() and not folder.is_symlink() and (has_marker(folder) or old_site_signature(folder))
+
+
+def _is_git_dir(path: Path) -> bool:
+    """A git repository's own folder (``.git`` or a bare repository): HEAD, objects/ and refs/."""
+    try:
+        return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+    except OSError:
+        return False
+
+
+def _git_inside(folder: Path) -> Path | None:
+    """The first ``.git`` (folder, file or link) anywhere under ``folder``; links are not followed."""
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name == ".git":
+                return Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(Path(entry.path))
+            except OSError:
+                pass
+    return None
+
+
+def _is_empty(folder: Path) -> bool:
+    with os.scandir(folder) as it:
+        return next(iter(it), None) is None
+
+
+def _holds(outer: Path, inner: Path) -> bool:
+    return inner == outer or inner.is_relative_to(outer)
+
+
+def _here() -> tuple[Path | None, Path | None]:
+    """The home folder and the current folder, where they can be known."""
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError, OSError):
+        home = None
+    try:
+        cwd = Path.cwd().resolve()
+    except OSError:
+        cwd = None
+    return home, cwd
+
+
+def output_problem(root: Path, out: Path) -> str | None:
+    """Why ``out`` must not be replaced by a build of ``root``, or None when it may be.
+
+    Both paths are taken as given (``build`` resolves them first). The message says what
+    the folder is and what to pass instead.
+    """
+    new_folder = f"--out with a new or empty folder, such as {root / '_site'}"
+    if out == root / "_site":
+        new_folder = "--out with a new or empty folder"
+    for path in (out, *out.parents):
+        if path.name == ".git" or _is_git_dir(path):
+            what = "a git repository's own folder" if path == out else f"inside a git repository's own folder ({path})"
+            return (f"the output folder is {what}; sitegen replaces its output folder whole and never "
+                    f"writes into a repository: pass {new_folder}")
+    if _holds(out, root):
+        what = "the site root" if out == root else "a folder holding the site root"
+        return (f"the output folder is {what}: the build would replace the site's own files; "
+                f"pass {new_folder}")
+    for name in INPUTS:
+        if _holds(root / name, out):
+            what = f"the site's {name}" if out == root / name else f"inside the site's {name}"
+            return (f"the output folder is {what}: the build would replace the site's own files; "
+                    f"pass {new_folder}")
+    home, cwd = _here()
+    if home is not None and _holds(out, home):
+        what = "your home folder" if out == home else "a folder holding your home folder"
+        return f"the output folder is {what}; pass {new_folder}"
+    if cwd is not None and _holds(out, cwd):
+        what = "the current folder" if out == cwd else "a folder holding the current folder"
+        return (f"the output folder is {what}: the build replaces it whole, which would pull the folder "
+                f"you are in from under you; pass {new_folder}")
+    if not os.path.lexists(out):
+        return None
+    if out.is_symlink():
+        return f"the output folder is a symbolic link; pass {new_folder}, or the folder it points to"
+    if not out.is_dir():
+        return (f"the output folder is a file, not a folder: sitegen never replaces a file with a site; "
+                f"pass {new_folder}")
+    try:
+        if os.path.lexists(out / ".git"):
+            return (f"the output folder holds a git repository ({out / '.git'}); sitegen replaces its "
+                    f"output folder whole and never deletes a repository: pass {new_folder}")
+        if _is_empty(out):
+            return None
+    except OSError as exc:
+        return f"the output folder cannot be read ({exc.strerror or exc}); pass {new_folder}"
+    if not is_sitegen_site(out):
+        return (f"the output folder is not empty and is not a site sitegen wrote (it has no {MARKER} file): "
+                f"the build replaces the folder whole and would delete what is in it; move those files "
+                f"elsewhere, or pass {new_folder}. A site built by an older sitegen may lack the file: "
+                f"remove that folder once and build again")
+    found = _git_inside(out)
+    if found is not None:
+        return (f"the output folder holds a git repository ({found}); sitegen replaces its output folder "
+                f"whole and never deletes a repository: pass {new_folder}")
+    return None
+
+
+def check_output_folder(root: Path, out: Path) -> None:
+    """Raise InvalidInput (exit 1) when ``out`` must not be replaced by a build of ``root``."""
+    problem = output_problem(root, out)
+    if problem:
+        raise InvalidInput([Problem(str(out), message=problem)])
+
+
+def _replaceable_now(out: Path) -> str | None:
+    """The part of the rule that can change during a build: what is at ``out`` now."""
+    if not os.path.lexists(out):
+        return None
+    if out.is_symlink() or not out.is_dir():
+        return "the output folder was replaced by a file or a link during the build; it was left as it is"
+    try:
+        if os.path.lexists(out / ".git"):
+            return "the output folder gained a git repository during the build; it was left as it is"
+        if _is_empty(out) or is_sitegen_site(out):
+            return None
+    except OSError as exc:
+        return f"the output folder cannot be read ({exc.strerror or exc}); it was left as it is"
+    return ("the output folder gained files sitegen did not write during the build (it has no "
+            f"{MARKER} file); it was left as it is")
+
+
+# --- the atomic swap ---------------------------------------------------------------------------
+
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+# The exchange is not there: the kernel lacks the call, or the file system refuses the flag.
+_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, getattr(errno, "EOPNOTSUPP", errno.EINVAL),
+                getattr(errno, "ENOTSUP", errno.EINVAL)}
+
+
+def _load_renameat2():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2    # glibc 2.28+, musl 1.2.3+
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_RENAMEAT2 = _load_renameat2()
+
+
+def _renameat2(a: Path, b: Path, flags: int) -> None:
+    """renameat2(2) of the C library; OSError as os.rename raises it. ENOSYS where there is none."""
+    if _RENAMEAT2 is None:
+        raise OSError(errno.ENOSYS, "renameat2 is not available", str(a), None, str(b))
+    if _RENAMEAT2(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), flags) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap the two paths in one step; False (nothing done) where the system cannot."""
+    try:
+        _renameat2(a, b, RENAME_EXCHANGE)
+    except OSError as exc:
+        if exc.errno in _UNSUPPORTED:
+            return False
+        raise
+    return True
+
+
+def _lock(path: Path) -> int | None:
+    """An open descriptor of the folder with an exclusive flock on it, or None when the lock is
+    held by someone else, or locks do not work here (then the folder is treated as in use)."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)    # closing the last descriptor drops the flock
+
+
+def staging_folders(out: Path) -> list[Path]:
+    """The ``.<out>.new-*`` and ``.<out>.old-*`` folders beside ``out`` (links excluded)."""
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.(?:new|old)-[A-Za-z0-9_]+")
+    try:
+        with os.scandir(out.parent) as it:
+            names = sorted(e.name for e in it if pattern.fullmatch(e.name) and e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    return [out.parent / name for name in names]
+
+
+def remove_debris(out: Path) -> list[Path]:
+    """Remove the staging folders that killed builds left beside ``out``; returns them.
+
+    Only sitegen's (marker, or the old signature) and only unlocked ones: a running build
+    holds the lock on its own, and the marker is written after the lock is taken.
+    """
+    removed = []
+    for folder in staging_folders(out):
+        if not is_sitegen_site(folder):
+            continue
+        fd = _lock(folder)
+        if fd is None:
+            continue
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            _unlock(fd)
+        removed.append(folder)
+    return removed
+
+
+class Output:
+    """Every file of a build, by its '/'-separated path in the site."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out.resolve()
+        self.sizes: dict[str, int] = {}
+        self._tmp: Path | None = None
+        self._lock: int | None = None
+        self.exchanged = False      # the last commit swapped in one step (renameat2)
+
+    def _stage(self) -> Path:
+        """The staging folder: created, locked, then marked (so no other build removes it)."""
+        if self._tmp is None:
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.new-", dir=self.out.parent))
+            self._lock = _lock(self._tmp)
+            data = MARKER_TEXT.encode("utf-8")
+            (self._tmp / MARKER).write_bytes(data)
+            self.sizes[MARKER] = len(data)
+        return self._tmp
+
+    def add(self, path: str, content: str | bytes, *, replace: bool = False) -> None:
+        """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant."""
+        path = safe_path(path)
+        if path == MARKER or (path in self.sizes and not replace):
+            raise UnsafePath(f"two pages want the same path: {path}")
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        target = self._stage().joinpath(*PurePosixPath(path).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.sizes[path] = len(data)
+
+    def commit(self) -> None:
+        """Swap the new folder in place of the old output, then remove the old one and any debris."""
+        if len(self.sizes) <= 1:
+            self.add(".nojekyll", "")   # an empty build is still a valid site folder
+        problem = _replaceable_now(self.out)
+        if problem:
+            raise InvalidInput([Problem(str(self.out), message=problem)])
+        tmp = self._tmp
+        os.chmod(tmp, 0o755)
+        if not os.path.lexists(self.out):
+            os.rename(tmp, self.out)
+            self.exchanged = False
+            self._release()
+        else:
+            old_lock = _lock(self.out)      # held while the old site is removed, if it can be had
+            try:
+                old = self.out.parent / (f".{self.out.name}.old-" + tmp.name.rsplit("-", 1)[1])
+                self.exchanged = exchange(tmp, self.out)
+                if self.exchanged:
+                    self._release()
+                    try:
+                        os.rename(tmp, old)     # now the old site: named for what it is
+                    except OSError:
+                        old = tmp
+                else:
+                    os.rename(self.out, old)    # the fallback; the output is absent until ...
+                    try:
+                        os.rename(tmp, self.out)    # ... this rename, the next system call
+                    except OSError:
+                        os.rename(old, self.out)    # the old site back where it was
+                        raise
+                    self._release()
+                shutil.rmtree(old, ignore_errors=True)
+            finally:
+                _unlock(old_lock)
+        remove_debris(self.out)
+
+    def _release(self) -> None:
+        self._tmp = None
+        _unlock(self._lock)
+        self._lock = None
+
+    def discard(self) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._release()
+
+
+def safe_path(path: str) -> str:
+    """Refuse any path that could leave the output folder."""
+    p = PurePosixPath(path)
+    if p.is_absolute() or any(part in ("", ".", "..") for part in p.parts) or "\\" in path or "\0" in path:
+        raise UnsafePath(f"refusing to write outside the output folder: {path!r}")
+    return p.as_posix()
