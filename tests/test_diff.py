@@ -22,9 +22,8 @@ import pytest
 from gitrepo import commit_all, git, init_repo
 from helpers import elo_match, league_data, league_toml, looks_like_traceback, rows_of, run_cli, write_files
 from sitegen.commands.cli import main
-from sitegen.commands.diff import (
-    CSV_HEADER, MD_RESERVE, InvalidRevisions, RevisionError, compare, diff_revisions, markdown, render,
-)
+from sitegen.commands.diff import InvalidRevisions, RevisionError, compare, diff_revisions
+from sitegen.commands.diff_report import CSV_HEADER, MD_RESERVE, markdown, render
 from sitegen.rating import Match
 from sitegen.commands.revision import WORKING_TREE, Revision
 
@@ -646,7 +645,7 @@ def test_new_players_are_marked_new_and_a_likely_misspelling_named(tmp_path):
 
 def display_column(line: str, part: str) -> int:
     """The terminal column where ``part`` starts in ``line``, by the text output's own widths."""
-    from sitegen.commands.diff import _width
+    from sitegen.commands.diff_report import _width
 
     return _width(line[:line.index(part)])
 
@@ -672,7 +671,7 @@ def test_text_columns_line_up_by_display_width(tmp_path):
 @pytest.mark.parametrize("char, width", [("김", 2), ("Ｋ", 2), ("😀", 2), ("a", 1), ("é", 1), ("\u0301", 0),
                                          ("\u200b", 0), ("\ufe0f", 0), ("\u1161", 0), ("\u20dd", 0)])
 def test_character_widths(char, width):
-    from sitegen.commands.diff import _char_width
+    from sitegen.commands.diff_report import _char_width
 
     assert _char_width(char) == width
 

@@ -144,7 +144,8 @@ def cmd_new_match(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from sitegen.commands.diff import InvalidRevisions, RevisionError, diff_revisions, render
+    from sitegen.commands.diff import InvalidRevisions, RevisionError, diff_revisions
+    from sitegen.commands.diff_report import render
 
     try:
         diff = diff_revisions(args.root, args.rev_a, args.rev_b)

@@ -211,7 +211,7 @@ def _located(root: Path, files: dict[str, dict[str, Any] | None], system: System
     path: tuple[str | int, ...] = ("players", index, "name")
     line = m.line
     raws = source and source["data"].get("match")
-    if isinstance(raws, list) and m.position <= len(raws) and isinstance(raws[m.position - 1], dict):
+    if source and isinstance(raws, list) and m.position <= len(raws) and isinstance(raws[m.position - 1], dict):
         raw = raws[m.position - 1]
         label = match_label(raw, m.position, fallback_id)
         parsed = system.parse_match(raw, lambda *_: None)

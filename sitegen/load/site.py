@@ -334,7 +334,7 @@ def explain_syntax_error(text: str, error: str) -> tuple[int | None, str]:
     message = error[: m.start()] if m else error
     line = int(m.group(1)) if m and m.group(1) else None
     pos = len(text)
-    if line is not None:
+    if m is not None and line is not None:
         pos = _line_start(text, line) + int(m.group(2)) - 1
     if message.startswith(_HEADER_ERRORS):
         return line, message                    # a table header: tomllib says it well

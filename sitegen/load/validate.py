@@ -74,7 +74,7 @@ def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
     """Check every match of a league and return them in history order."""
     system = config.system
     allowed = COMMON_KEYS + system.match_keys
-    keyed: list[tuple[tuple, Match]] = []
+    keyed: list[tuple[tuple, Match, bool]] = []
     seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
     for f in source.match_files:
@@ -210,12 +210,12 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
             extra = dict(parsed.extra)
             # Match keys that name a player (elo's challenger and home), through players.toml.
             for key in NAME_KEYS:
-                written = extra.get(key)
-                if written is None:
+                given = extra.get(key)
+                if given is None:
                     continue
-                extra[key] = roster.resolve(written)
+                extra[key] = roster.resolve(given)
                 if extra[key] not in names:
-                    report((key,), f"{written!r} does not play in this match; must be one of "
+                    report((key,), f"{given!r} does not play in this match; must be one of "
                                    f"{', '.join(repr(n) for n in parsed.names)}")
             played_names.update(names)
         else:

@@ -24,7 +24,7 @@ class RatedLeague:
 def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
     """Best first (rating descending, then name by code point); rank = 1 + number strictly higher."""
     ordered = sorted(standings, key=lambda s: (-s.rating, s.player))
-    ranked = []
+    ranked: list[Ranked] = []
     for i, s in enumerate(ordered):
         if i and s.rating == ordered[i - 1].rating:
             r = ranked[-1].rank

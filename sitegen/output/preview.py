@@ -37,7 +37,7 @@ def _ticks(lo: float, hi: float) -> list[float]:
     power = 10.0 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     first = math.floor(lo / step + 1) * step
-    out = []
+    out: list[float] = []
     v = first
     while v < hi and len(out) < 2 * TICKS:
         out.append(round(v, 9))
@@ -130,7 +130,7 @@ def calibration(bins: Sequence[CalibrationBin]) -> str:
     if not filled:
         return ""
     grid, labels = _grid(0.0, 1.0, lambda v: f"{v:.0%}")
-    xy = [(b.predicted * 1000, 1000 - b.observed * 1000) for b in filled]
+    xy = [(float(b.predicted or 0) * 1000, 1000 - float(b.observed or 0) * 1000) for b in filled]
     d = "".join(("M" if i == 0 else "L") + f"{x:.1f} {y:.1f}" for i, (x, y) in enumerate(xy))
     # Dots as round caps of empty segments: a circle would be stretched with the plot's box,
     # a stroke that does not scale stays round at any width.

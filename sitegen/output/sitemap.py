@@ -29,7 +29,7 @@ def _latest(matches) -> datetime | None:
 
 # The latest match a page shows, by its template; other pages (content, search) get no lastmod.
 LASTMOD: dict[str, Callable[[dict[str, Any]], datetime | None]] = {
-    "home.html": lambda c: max((_latest(lv.matches) for lv in c["leagues"] if lv.matches), default=None),
+    "home.html": lambda c: max((lv.matches[-1].match.played for lv in c["leagues"] if lv.matches), default=None),
     "league.html": lambda c: _latest(c["league"].matches),
     "matches.html": lambda c: max((m.match.played for m in c["rows"]), default=None),
     "match.html": lambda c: c["m"].match.played,

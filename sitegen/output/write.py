@@ -398,6 +398,7 @@ class Output:
         if problem:
             raise InvalidInput([Problem(str(self.out), message=problem)])
         tmp = self._tmp
+        assert tmp is not None, "commit() after the output was released"
         os.chmod(tmp, 0o755)
         if not os.path.lexists(self.out):
             os.rename(tmp, self.out)
