@@ -30,13 +30,14 @@ no clock, byte-identical files from run to run.
     python scripts/make_demo.py            # writes into this repository
     python scripts/make_demo.py --root DIR # writes into DIR/matches/
 
-Only these five league folders and ``matches/players.toml`` are removed and
-rewritten. The site is then checked and rated by sitegen itself (``check`` and
-``rate`` of ``sitegen build``), each league is summarised, and the script exits
-with status 1 on any problem or unless: more than half of the ranked-battle
-players play more than 30 games and one reaches 2400, every battle-royale tier
-holds a player (Challenger one to five), and World vs World has exactly one
-week without matchups.
+Only the match files of these five leagues and ``matches/players.toml`` are
+rewritten: a league's ``league.toml`` is its settings, kept as curators wrote it
+(copied from this repository with ``--root``) and read as sitegen reads it. The
+site is then checked and rated by sitegen itself (``check`` and ``rate`` of
+``sitegen build``), each league is summarised, and the script exits with status
+1 on any problem or unless: more than half of the ranked-battle players play
+more than 30 games and one reaches 2400, every battle-royale tier holds a player
+(Challenger one to five), and World vs World has exactly one week without matchups.
 """
 
 from __future__ import annotations
