@@ -62,7 +62,7 @@ bench: install
 fuzz: install-test
 	$(PY) scripts/fuzz.py
 
-demo-data: $(VENV)/bin/python
+demo-data: install
 	$(PY) scripts/make_demo.py
 
 # Reads the Ergast-schema F1 results from ../shared/data/f1 (CC0 1.0) and rewrites matches/formula-1.

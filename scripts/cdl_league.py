@@ -47,8 +47,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_demo import toml_string  # noqa: E402  (the demo's TOML writer, one copy of the escaping)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one TOML writer: tomlkit's escaping)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "cdl"

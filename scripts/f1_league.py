@@ -55,8 +55,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_demo import toml_string  # noqa: E402  (the demo's TOML writer, one copy of the escaping)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sitegen.load.tomlwrite import multiline as toml_multiline, string as toml_string  # noqa: E402  (the one TOML writer)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "f1"
@@ -170,12 +170,6 @@ def race_places(rows: list[dict], names: dict[str, str]) -> dict[str, dict[str, 
 # --------------------------------------------------------------------------
 # Writing TOML
 # --------------------------------------------------------------------------
-
-def toml_multiline(text: str) -> str:
-    """A multi-line basic string; the description has no backslash or triple quote."""
-    assert "\\" not in text and '"""' not in text
-    return '"""\n' + text + '"""'
-
 
 def slugify(text: str) -> str:
     """"São Paulo Grand Prix" -> "sao-paulo-grand-prix"."""

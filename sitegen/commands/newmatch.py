@@ -19,6 +19,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from sitegen.load import tomlwrite
 from sitegen.load.config import Roster, league_config, roster
 from sitegen.rating import limits
 from sitegen.load.site import load_site, read_toml, where_to_run
@@ -33,45 +34,6 @@ COMMENT_AT = 36          # comments start in this column unless the code is long
 
 class UsageError(Exception):
     """A bad argument or an unknown league: exit 2, as argparse does for its own errors."""
-
-
-# --- TOML values -------------------------------------------------------------------
-
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def toml_string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped, the rest as is."""
-    out = []
-    for c in text:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
-        elif ord(c) < 0x20 or ord(c) == 0x7F:     # TOML allows no raw control character
-            out.append(f"\\u{ord(c):04X}")
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
-
-
-def toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return toml_string(value)
-    if isinstance(value, (int, float)):
-        return repr(value)
-    raise TypeError(f"no TOML form for {value!r}")
-
-
-def toml_datetime(value: datetime | date) -> str:
-    """``played`` as TOML writes it; an offset of zero as Z."""
-    if not isinstance(value, datetime):
-        return value.isoformat()
-    offset = value.utcoffset()
-    text = value.replace(tzinfo=None).isoformat()
-    if offset is None:
-        return text
-    return text + ("Z" if not offset else value.isoformat()[-6:])
 
 
 def parse_played(text: str) -> datetime | date:
@@ -273,14 +235,14 @@ def _line(code: str, comment: str | None = None) -> str:
 
 def _render(system: type[System], example: Example, groups: list[list[str]], when: datetime | date,
             now: bool, match_id: str | None) -> str:
-    lines = ["[[match]]", _line(f"played = {toml_datetime(when)}", _played_comment(when, now))]
+    lines = ["[[match]]", _line(f"played = {tomlwrite.value(when)}", _played_comment(when, now))]
     if match_id is not None:
-        lines.append(_line(f"id = {toml_string(match_id)}", "unique in the league"))
+        lines.append(_line(f"id = {tomlwrite.string(match_id)}", "unique in the league"))
     else:
         lines.append(_line('# id = "..."', "optional: letters, digits, . _ -; unique in the league"))
     lines.append(_line('# notes = "..."', "optional: shown on the match's page"))
     for key in example.keys:
-        code = f"{key.name} = {toml_value(key.value)}"
+        code = f"{key.name} = {tomlwrite.value(key.value)}"
         lines.append(_line("# " + code if key.optional else code, key.about))
 
     fields = system.fields
@@ -292,14 +254,14 @@ def _render(system: type[System], example: Example, groups: list[list[str]], whe
         elif f.default is None:
             about.append(f"{f.name} (optional): {f.allowed}")
         else:
-            about.append(f"{f.name}: {f.allowed} (optional, default {toml_value(f.default)})")
+            about.append(f"{f.name}: {f.allowed} (optional, default {tomlwrite.value(f.default)})")
     about.extend(example.rules)
 
     # The comments stay outside the arrays: inside one, before a player, they would
     # shift the line `sitegen check` reports for that player.
     def players(group: list[str]) -> list[str]:
-        rows = [", ".join([f"name = {toml_string(name)}"]
-                          + [f"{f.name} = {toml_value(example.entry[f.name])}" for f in fields
+        rows = [", ".join([f"name = {tomlwrite.string(name)}"]
+                          + [f"{f.name} = {tomlwrite.value(example.entry[f.name])}" for f in fields
                              if f.name in example.entry])
                 for name in group]
         return ["players = [", *(f"  {{ {row} }}," for row in rows), "]"]
@@ -315,7 +277,7 @@ def _render(system: type[System], example: Example, groups: list[list[str]], whe
         if example.team_key == "place":
             key = _line(f"place = {i + 1}", "1 for the winners; equal places tie")
         else:
-            key = _line(f"won = {toml_value(i == 0)}", "true on the winning team only")
+            key = _line(f"won = {tomlwrite.value(i == 0)}", "true on the winning team only")
         lines += ["", "[[match.teams]]", key]
         lines.extend(players(team))
     return "\n".join(lines) + "\n"
