@@ -14,7 +14,8 @@ import pytest
 from helpers import REPO, league_data, league_toml, looks_like_traceback, problems_of, rows_of, run_cli
 from sitegen.commands.build import check
 from sitegen.commands.cli import main
-from sitegen.commands.newmatch import parse_played, run, toml_string
+from sitegen.commands.newmatch import parse_played, run
+from sitegen.load.matchtoml import toml_string
 
 # One league of each system, each with a match already, and a player with a former name.
 SYSTEMS = {"duels": "lunaro", "battles": "elo", "royale": "placement", "worlds": "glicko2", "arena": "arena"}
