@@ -183,7 +183,7 @@ def _unknown_shortcode(name: str, shortcodes: Mapping[str, str]) -> str:
     if takes:
         return (f"unknown shortcode {{{{< {name} >}}}}: {{{{< {head} NAME >}}}} takes one of: "
                 f"{', '.join(takes)}")
-    known = ", ".join(sorted(shortcodes)) or "none"
+    known = ", ".join(sorted({k.split(" ", 1)[0] + " NAME" if " " in k else k for k in shortcodes})) or "none"
     return f"unknown shortcode {{{{< {name} >}}}} (known: {known})"
 
 
