@@ -1745,7 +1745,7 @@ def rate_elo(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
 
 
 def rate_placement(matches: list[dict], owner: dict[str, str], params: dict) -> Rated:
-    """CONTRACT section 4 `placement`: a duel against every other player of the match."""
+    """docs/curators `placement`: a duel against every other player of the match."""
     rated = Rated()
     bands = params["k_bands"]
     for item in matches:

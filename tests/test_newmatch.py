@@ -37,7 +37,7 @@ SITE = {
                                    '  { won = false, players = [{ name = "Ana", kills = 10, deaths = 9 }] },\n]\n'),
 }
 
-# What each system's match accepts (CONTRACT sections 3 and 4), written out here rather than
+# What each system's match accepts (docs/curators), written out here rather than
 # read from the code, so the printed shape is checked against the contract.
 MATCH_KEYS = {
     "lunaro": {"players"}, "elo": {"players", "challenger"}, "placement": {"players", "platform"},

@@ -1,7 +1,7 @@
 """Golden output: the fixture site ``tests/fixtures/small/`` builds to exactly the
 files saved in ``tests/fixtures/small-golden/``, byte for byte.
 
-The data files (CONTRACT section 7) are the auditable promise; the HTML pages
+The data files (docs/auditors) are the auditable promise; the HTML pages
 are compared byte for byte too, so any change to what a visitor sees shows up
 as a reviewable diff. ``assets/vega.js``, a large third-party bundle, is not
 stored: it must only exist and be non-empty.
@@ -203,7 +203,7 @@ def test_hand_checked_lunaro_first_match(built):
 
 def test_hand_checked_lunaro_zero_zero_and_alias(built):
     rows = {(r["event"], r["player"]): r for r in _rows(built, "data/duel/changes.csv")}
-    # 0-0: the score is 0.5 each (CONTRACT interpretation).
+    # 0-0: the score is 0.5 each (an interpretation: docs/auditors).
     assert rows[("round-1-2", '<i>Eve & "Co"</i>')]["score"] == "0.500000"
     assert rows[("round-1-2", "Ωmega")]["score"] == "0.500000"
     # final.2024 is played as "bo_old": it counts for Bo.
