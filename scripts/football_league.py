@@ -5,7 +5,7 @@ dedicated to the public domain under CC0 1.0
 (https://creativecommons.org/publicdomain/zero/1.0/). The converted match files
 carry the same dedication.
 
-The league (CONTRACT section 8):
+The league (docs/auditors):
 
 * ``home``: the home team, unless ``neutral`` is TRUE (then no ``home``);
   ``home_advantage = 100``;
@@ -117,7 +117,7 @@ def is_date(text: str) -> bool:
         return bool(DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
     except ValueError:
         return False
-MAX_NAME = 64       # CONTRACT section 3: a player's name
+MAX_NAME = 64       # docs/curators: a player's name
 
 
 class BadData(Exception):

@@ -3,7 +3,7 @@
 Builds nothing but the ratings: the league folder (default
 examples/real-leagues/matches/football, written by scripts/football_league.py) is
 copied into a temporary site, checked and rated by sitegen, and the league's own
-predictions (CONTRACT section 8, accuracy: the first listed player's expected score
+predictions (docs/auditors, accuracy: the first listed player's expected score
 E against their score S, draws 0.5) are scored on the matches played from
 ``--since`` (default 1990-01-01) on:
 

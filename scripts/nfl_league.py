@@ -8,7 +8,7 @@ elo2_pre, elo1_post, elo2_post, score1 and score2 (the plain Elo, not the
 quarterback-adjusted ``qbelo`` or the NBA's CARM-Elo and RAPTOR); a file may be
 gzip-compressed (``.csv.gz``). Rows without scores (unplayed games) are left out.
 
-FiveThirtyEight's model is CONTRACT section 8's ``elo`` with these parameters:
+FiveThirtyEight's model is docs/auditors ``elo`` with these parameters:
 
 * NFL: K = 20, home advantage 65 (none at a neutral site), margin "538-nfl",
   a third of the way back to 1505 between seasons;
@@ -282,7 +282,7 @@ class Replay:
 
 
 def replay(model: Model, games: list[Game], source: Path | str = "data") -> Replay:
-    """The model as CONTRACT section 8 computes it, with a restart wherever the published pre differs."""
+    """The model as docs/auditors computes it, with a restart wherever the published pre differs."""
     player: dict[str, str] = {}          # team -> its current player name
     rating: dict[str, float] = {}        # player -> rating
     season_of: dict[str, int] = {}       # player -> season of its previous game

@@ -2,7 +2,7 @@
 
 Builds ``tests/fixtures/small/`` and replaces ``tests/fixtures/small-golden/``
 with what the golden test compares byte for byte: every data file (``data/``,
-the auditable promise of CONTRACT section 7) and the handful of representative
+the auditable promise the auditors' guide describes) and the handful of representative
 pages in ``PAGES``. The theme's assets are not stored (the test checks that they
 are the theme's own files), nor the search index and the other pages, so that a
 template change rewrites a few pages here rather than every one. Run it after a

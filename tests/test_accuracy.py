@@ -1,4 +1,4 @@
-"""accuracy.csv (CONTRACT section 8, "How well the ratings predict").
+"""accuracy.csv (docs/auditors, "How well the ratings predict").
 
 The demo's accuracy files are recomputed from the other data files alone (changes.csv,
 and for glicko2 pairings.csv and matches.csv) with the definitions written out here;

@@ -87,11 +87,12 @@ CASES = {
                         [r"content/about.md: cannot be rendered: invalid LaTeX in math $$\frac{1}{$$: "
                          "unbalanced braces"]),
     "shortcode in a page": ({"content/about.md": "# About\n\n{{< params >}}\n"},
-                            ["content/about.md: cannot be rendered: unknown shortcode {{< params >}} (known: none)"]),
+                            ["content/about.md: cannot be rendered: unknown shortcode {{< params >}} "
+                             "(known: example NAME)"]),
     "spec page shortcodes": ({"content/spec/elo.md": "# Elo\n\n{{< params >}}\n\n{{< chart >}}\n"}, []),
     "unknown spec shortcode": ({"content/spec/elo.md": "# Elo\n\n{{< nope >}}\n"},
                                ["content/spec/elo.md: cannot be rendered: unknown shortcode {{< nope >}} "
-                                "(known: chart, params)"]),
+                                "(known: chart, example NAME, params)"]),
     # A page may hold raw HTML: what is inside an HTML block is no math.
     "math in an html block": ({"content/about.md": "<div>\n$\\bad$\n</div>\n\nText $x$\n"}, []),
     "page not utf-8": ({"content/about.md": b"# About\n\xff\xfe\n"},

@@ -1,4 +1,4 @@
-"""The command line (CONTRACT sections 1 and 6): help, defaults, exit codes, the built-in theme."""
+"""The command line (docs/configuration): help, defaults, exit codes, the built-in theme."""
 
 from __future__ import annotations
 

@@ -911,7 +911,7 @@ def test_markdown_labels_in_the_source_read_as_given(two_commits):
     assert md.splitlines()[0].startswith(f"## Ratings: {first[:7]} → `HEAD` (")
 
 
-def test_readme_documents_the_csv_header():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Rating diffs\n")[1].split("\n## ")[0]
+def test_the_auditors_guide_documents_the_csv_header():
+    guide = (Path(__file__).resolve().parents[1] / "content" / "docs" / "auditors.md").read_text(encoding="utf-8")
+    section = guide.split("\n## Rating diffs\n")[1].split("\n## ")[0]
     assert f"`{','.join(CSV_HEADER)}`" in section

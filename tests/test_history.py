@@ -1,4 +1,4 @@
-"""History order, identity of players, standings and the data files (CONTRACT sections 3, 5, 7)."""
+"""History order, identity of players, standings and the data files (docs/curators)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitegen.rating import SYSTEMS
 from sitegen.load.markup import MarkupError, Rendered, render_markdown
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -319,12 +320,15 @@ def test_any_input_renders_or_raises_markup_error(text, allow_html):
 def test_builtin_pages_render(page):
     path = CONTENT / page
     chart = '<figure class="chart">the chart</figure>'
-    out = render_markdown(path.read_text(encoding="utf-8"), shortcodes={"params": TABLE, "chart": chart})
+    example = "<pre>the match</pre>"
+    examples = {f"example {name}": example for name in SYSTEMS}
+    out = render_markdown(path.read_text(encoding="utf-8"), shortcodes={"params": TABLE, "chart": chart, **examples})
     assert out.title
     if page.startswith("spec/"):
         assert "<math" in out.html
         assert TABLE in out.html
         assert chart in out.html
-        assert out.shortcodes == {"params", "chart"}
+        # Each spec page shows its system's match format as new-match writes it.
+        assert out.shortcodes == {"params", "chart", f"example {path.stem}"}
     else:
         assert out.shortcodes == frozenset()

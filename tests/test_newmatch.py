@@ -1,4 +1,4 @@
-"""`sitegen new-match`: a [[match]] table per system, appended safely; CONTRIBUTING.md's examples."""
+"""`sitegen new-match`: a [[match]] table per system, appended safely; the curators' guide's examples."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ SITE = {
                                    '  { won = false, players = [{ name = "Ana", kills = 10, deaths = 9 }] },\n]\n'),
 }
 
-# What each system's match accepts (CONTRACT sections 3 and 4), written out here rather than
+# What each system's match accepts (docs/curators), written out here rather than
 # read from the code, so the printed shape is checked against the contract.
 MATCH_KEYS = {
     "lunaro": {"players"}, "elo": {"players", "challenger"}, "placement": {"players", "platform"},
@@ -380,14 +380,15 @@ def test_cli_end_to_end(site):
     assert result.returncode == 2 and not looks_like_traceback(result.stderr)
 
 
-# --- CONTRIBUTING.md: every example checked, every shown output reproduced -----------------------
+# --- The curators' guide: every example checked, every shown output reproduced -------------------
 #
 # Each ```toml block of the guide starts with a `# matches/...` line naming its file. A block
 # followed by a ```console block is a mistake shown on purpose: the console block's commands run
 # on a site holding it and must print exactly what the guide shows. Every other block must pass
 # `sitegen check` together with the rest, in a league of each system named as in the demo.
 
-GUIDE = REPO / "CONTRIBUTING.md"
+# The guide is a page of the built site (/docs/curators/), written in content/docs/curators.md.
+GUIDE = REPO / "content" / "docs" / "curators.md"
 GUIDE_LEAGUES = {"lunaro-duels": "lunaro", "ranked-battle": "elo", "battle-royale": "placement",
                  "world-vs-world": "glicko2", "arena": "arena"}
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
@@ -452,8 +453,8 @@ def test_guide_console_output_is_what_sitegen_prints(make_site, capsys, monkeypa
             out = capsys.readouterr()
             expected += output
             got += (out.err + out.out).splitlines()
-        assert got == expected, f"console block {n + 1} of CONTRIBUTING.md"
-        assert expected, f"console block {n + 1} of CONTRIBUTING.md shows no output"
+        assert got == expected, f"console block {n + 1} of {GUIDE.name}"
+        assert expected, f"console block {n + 1} of {GUIDE.name} shows no output"
         messages.extend(expected)
     # The mistakes the guide promises to show, each with sitegen's own words.
     for kind in ("must be an integer", "is missing", "unknown key", "duplicate match id",

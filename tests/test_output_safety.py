@@ -1,4 +1,4 @@
-"""The output folder (CONTRACT section 10): replaced only when it is absent, empty or a site
+"""The output folder (docs/configuration): replaced only when it is absent, empty or a site
 sitegen wrote; anything else is refused with exit 1 and left byte for byte as it was. The
 swap of a finished build is one step (renameat2 RENAME_EXCHANGE on Linux), and the staging
 folders a killed build leaves are removed by the next build.

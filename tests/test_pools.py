@@ -1,4 +1,4 @@
-"""Matchmaking files of CONTRACT section 9: pools.csv (elo) and next.csv (glicko2).
+"""Matchmaking files of docs/auditors: pools.csv (elo) and next.csv (glicko2).
 
 Pools: the properties the contract promises (every member within the deviation on its
 side, each side min(pool_size // 2, candidates), the pick one of the pool, never the

@@ -111,7 +111,7 @@ def test_matches_csv_and_json_carry_the_full_commit(repo, tmp_path):
     root, jan, feb = repo
     out = built(root, tmp_path / "out")
     csv_text = (out / "data/lg/matches.csv").read_text(encoding="utf-8")
-    assert csv_text.split("\n", 1)[0] == "match_id,played,file,commit"     # CONTRACT 7's three first
+    assert csv_text.split("\n", 1)[0] == "match_id,played,file,commit"     # the first three columns (docs/auditors)
     want = {"a-1": jan, "a-2": jan, "b-1": feb, "b-2": feb}
     assert {k: r["commit"] for k, r in matches_csv(out).items()} == want
     assert {k: r["file"] for k, r in matches_csv(out).items()} == {

@@ -1,4 +1,4 @@
-"""CONTRACT section 8, real leagues: [initial] starting ratings for every system with an
+"""docs/configuration, real leagues: [initial] starting ratings for every system with an
 initial rating, and elo's home advantage, margin multiplier, match weight and season reversion.
 
 Published numbers are reproduced as sites built from league.toml and match files: Glickman's

@@ -1,7 +1,7 @@
 """Golden output: the fixture site ``tests/fixtures/small/`` builds to the files saved in
 ``tests/fixtures/small-golden/``, byte for byte.
 
-Every data file (CONTRACT section 7, the auditable promise) is stored and compared, and the
+Every data file (docs/auditors, the auditable promise) is stored and compared, and the
 set of data files built must be exactly the stored one. Of the pages, a handful stand for
 their kinds (``PAGES`` in scripts/update_golden.py: home, a leaderboard, a player, a match,
 a spec page) and are compared in full, so a change to what a visitor sees shows up as a
@@ -209,7 +209,7 @@ def test_hand_checked_lunaro_first_match(built):
 
 def test_hand_checked_lunaro_zero_zero_and_alias(built):
     rows = {(r["event"], r["player"]): r for r in _rows(built, "data/duel/changes.csv")}
-    # 0-0: the score is 0.5 each (CONTRACT interpretation).
+    # 0-0: the score is 0.5 each (an interpretation: docs/auditors).
     assert rows[("round-1-2", '<i>Eve & "Co"</i>')]["score"] == "0.500000"
     assert rows[("round-1-2", "Ωmega")]["score"] == "0.500000"
     # final.2024 is played as "bo_old": it counts for Bo.

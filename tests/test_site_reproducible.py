@@ -11,7 +11,7 @@ clock: builds of a git checkout and of its clone elsewhere, run at different
 times, are the same bytes, provenance of every match included.
 
 A build that fails on invalid input must leave the previous output exactly as
-it was (CONTRACT section 6: "nothing in the old output is touched").
+it was (docs/curators: "nothing in the old output is touched").
 """
 
 from __future__ import annotations

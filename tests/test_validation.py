@@ -1,4 +1,4 @@
-"""Validation (CONTRACT sections 2, 3, 4, 5, 6): every rule, located by file, line, match and field.
+"""Validation (docs/curators): every rule, located by file, line, match and field.
 
 Each case plants one problem in an otherwise valid site and checks the report:
 the file relative to the root, the line where it can be known, the match (id or

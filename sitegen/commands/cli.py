@@ -1,4 +1,4 @@
-"""The command line: parse arguments, call the pipeline, set the exit code (CONTRACT section 6)."""
+"""The command line: parse arguments, call the pipeline, set the exit code (docs/configuration)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sitegen.load.problems import InvalidInput, listing, plural
 
 EXIT_OK, EXIT_INVALID = 0, 1
 EXIT_USAGE = 2          # argparse's own code for bad arguments
-EXIT_INTERNAL = 3       # a bug in sitegen, never the input's fault (CONTRACT section 10)
+EXIT_INTERNAL = 3       # a bug in sitegen, never the input's fault (docs/configuration)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_PIPE = 141         # 128 + SIGPIPE: the reader of our output went away (`sitegen diff | head`)
 DEBUG_VARIABLE = "SITEGEN_DEBUG"

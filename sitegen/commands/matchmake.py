@@ -1,4 +1,4 @@
-"""`sitegen matchmake`: lobbies from a queue of tickets (CONTRACT section 9, seed 002).
+"""`sitegen matchmake`: lobbies from a queue of tickets (spec/matchmaking, seed 002).
 
 The seed's battle-royale proposal ("Elo implementation", "Rank compare", "Latency
 compare", "Platform mode"): players wait in a priority queue ordered by how long they
@@ -38,7 +38,7 @@ from sitegen.load.validate import to_utc
 
 # --- the queue file -----------------------------------------------------------------
 
-# CONTRACT section 9: the defaults of the optional keys. 0.10 is the seed's "less than
+# spec/matchmaking: the defaults of the optional keys. 0.10 is the seed's "less than
 # 10" (percentage points between the two players' chances); 40 ms and 120 s are the
 # contract's choices where the seed says "a difference threshold" and "a long time".
 RANK_THRESHOLD = 0.10

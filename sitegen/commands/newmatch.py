@@ -19,8 +19,8 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from sitegen.load import tomlwrite
 from sitegen.load.config import Roster, league_config, roster
+from sitegen.load.matchtoml import match_table
 from sitegen.rating import limits
 from sitegen.load.site import load_site, read_toml, where_to_run
 from sitegen.load.problems import InvalidInput, Problems, plural
@@ -29,7 +29,6 @@ from sitegen.rating.base import Example, check_name, normalize_name
 from sitegen.load.validate import MATCH_ID, MAX_ID, default_id, to_utc
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-COMMENT_AT = 36          # comments start in this column unless the code is longer
 
 
 class UsageError(Exception):
@@ -65,16 +64,6 @@ def _parse_played(text: str) -> datetime | date:
     raise UsageError(f"--played {text!r} is not a date or date-time; use 2024-05-01T19:30:00+02:00 "
                      "(with its UTC offset), 2024-05-01T17:30:00Z (UTC), 2024-05-01T19:30 "
                      "(taken as UTC) or 2024-05-01 (00:00 UTC)")
-
-
-def _played_comment(value: datetime | date, now: bool) -> str:
-    if now:
-        return "now, in UTC (Z); a local time takes its offset: +02:00"
-    if not isinstance(value, datetime):
-        return "a date: taken as 00:00 UTC"
-    if value.tzinfo is None:
-        return "no offset: taken as UTC"
-    return "in UTC" if not value.utcoffset() else "local time with its UTC offset"
 
 
 # --- the league --------------------------------------------------------------------
@@ -219,68 +208,12 @@ def draft(facts: LeagueFacts, *, players: Sequence[str] = (), teams: Sequence[Se
                 notes.append(f"{canonical!r} has no match in {facts.slug} yet{hint} "
                              "(fine for a new player)")
             resolved[-1].append(canonical)
-    text = _render(facts.system, example, resolved, when, played is None, match_id)
+    text = match_table(facts.system, example, resolved, when, played is None, match_id)
     return Draft(text, match_id, named, tuple(notes))
 
 
 def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
-
-
-def _line(code: str, comment: str | None = None) -> str:
-    if not comment:
-        return code
-    return f"{code.ljust(COMMENT_AT - 2)}  # {comment}"
-
-
-def _render(system: type[System], example: Example, groups: list[list[str]], when: datetime | date,
-            now: bool, match_id: str | None) -> str:
-    lines = ["[[match]]", _line(f"played = {tomlwrite.value(when)}", _played_comment(when, now))]
-    if match_id is not None:
-        lines.append(_line(f"id = {tomlwrite.string(match_id)}", "unique in the league"))
-    else:
-        lines.append(_line('# id = "..."', "optional: letters, digits, . _ -; unique in the league"))
-    lines.append(_line('# notes = "..."', "optional: shown on the match's page"))
-    for key in example.keys:
-        code = f"{key.name} = {tomlwrite.value(key.value)}"
-        lines.append(_line("# " + code if key.optional else code, key.about))
-
-    fields = system.fields
-    about = ["name: as on the site, or an alias in matches/players.toml (case-sensitive)"
-             + ("" if groups[0][0] else "; fill it in")]
-    for f in fields:
-        if f.required or (f.default is None and f.name in example.entry):
-            about.append(f"{f.name}: {f.allowed}")      # required, or by the league's parameters
-        elif f.default is None:
-            about.append(f"{f.name} (optional): {f.allowed}")
-        else:
-            about.append(f"{f.name}: {f.allowed} (optional, default {tomlwrite.value(f.default)})")
-    about.extend(example.rules)
-
-    # The comments stay outside the arrays: inside one, before a player, they would
-    # shift the line `sitegen check` reports for that player.
-    def players(group: list[str]) -> list[str]:
-        rows = [", ".join([f"name = {tomlwrite.string(name)}"]
-                          + [f"{f.name} = {tomlwrite.value(example.entry[f.name])}" for f in fields
-                             if f.name in example.entry])
-                for name in group]
-        return ["players = [", *(f"  {{ {row} }}," for row in rows), "]"]
-
-    if not example.teams:
-        lines.append("# Each player:")
-        lines.extend(f"#   {a}" for a in about)
-        lines.extend(players(groups[0]))
-        return "\n".join(lines) + "\n"
-    lines.append("# Each [[match.teams]] below is a team; each player in it:")
-    lines.extend(f"#   {a}" for a in about)
-    for i, team in enumerate(groups):
-        if example.team_key == "place":
-            key = _line(f"place = {i + 1}", "1 for the winners; equal places tie")
-        else:
-            key = _line(f"won = {tomlwrite.value(i == 0)}", "true on the winning team only")
-        lines += ["", "[[match.teams]]", key]
-        lines.extend(players(team))
-    return "\n".join(lines) + "\n"
 
 
 # --- appending to a match file -----------------------------------------------------

@@ -2,7 +2,7 @@
 
 Every problem is collected (never only the first): an unknown key, an unknown
 system or an unknown parameter is an error, since a typo must never fall back
-silently to a default (CONTRACT section 2).
+silently to a default (docs/configuration).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class LeagueConfig:
         return _description_html(self.description)
 
     def tier_of(self, rating: float | None) -> Tier | None:
-        """The last tier whose lower bound the rating reaches (CONTRACT section 2)."""
+        """The last tier whose lower bound the rating reaches (docs/configuration)."""
         found = None
         if rating is None:
             return None
@@ -328,7 +328,7 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
         return None
     # With problems recorded the build stops anyway, but a known system still
     # checks the league's match files (bad parameters fall back to defaults), so
-    # that every problem is reported in one run (CONTRACT section 6).
+    # that every problem is reported in one run (docs/curators).
     if len(problems) > count and not (isinstance(name, str) and name.strip()):
         name = league.slug
     system = cls(**params)
@@ -351,7 +351,7 @@ def initial_field(key: str, *path: str) -> str:
 
 def _initial(src: TomlFile, system: System, roster: Roster,
              problems: Problems) -> tuple[dict[str, Any], dict[str, str]]:
-    """league.toml's [initial] (CONTRACT section 8): each named player's rating before their
+    """league.toml's [initial] (docs/configuration): each named player's rating before their
     first match, checked by the system (``parse_start``). Names are trimmed and NFC-normalised
     like match names; an alias of players.toml counts for its player (interpretation), so one
     player given twice, by name and alias, is a problem. Whether each name plays in the league

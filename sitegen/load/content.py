@@ -12,8 +12,11 @@ from sitegen.load.problems import Problems
 from sitegen.rating import SYSTEMS
 
 BUILTIN = Path(__file__).resolve().parent.parent / "content"
-# A spec page's shortcodes (content/spec/<system>.md); other pages have none.
+# A spec page's shortcodes (content/spec/<system>.md).
 SPEC_SHORTCODES = ("chart", "params")
+# Every page's: {{< example elo >}} shows the [[match]] table `sitegen new-match` writes for a
+# league of that system (sitegen/load/matchtoml.py).
+EXAMPLE_SHORTCODES = tuple(f"example {name}" for name in SYSTEMS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,7 @@ def content_sources(root: Path, problems: Problems) -> list[ContentSource]:
         try:
             text = file.read_text(encoding="utf-8")
             if not file.resolve().is_relative_to(builtin):
-                check_markdown(text, shortcodes=SPEC_SHORTCODES if system else ())
+                check_markdown(text, shortcodes=(SPEC_SHORTCODES if system else ()) + EXAMPLE_SHORTCODES)
         except (UnicodeDecodeError, MarkupError) as exc:
             problems.add(shown, f"cannot be rendered: {exc}")
             continue

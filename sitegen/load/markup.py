@@ -165,15 +165,26 @@ class _ShortcodeProcessor(BlockProcessor):
     def run(self, parent: etree.Element, blocks: list[str]) -> None:
         match = _SHORTCODE_RE.fullmatch(blocks.pop(0).strip())
         assert match is not None  # test() checked it
-        name = match.group(1)
+        name = " ".join(match.group(1).split())    # "example  elo" is "example elo"
         if name not in self.shortcodes:
-            known = ", ".join(sorted(self.shortcodes)) or "none"
-            raise MarkupError(f"unknown shortcode {{{{< {name} >}}}} (known: {known})")
+            raise MarkupError(_unknown_shortcode(name, self.shortcodes))
         self.used.add(name)
         # A paragraph holding only a stashed block-level fragment is unwrapped
         # by the raw_html postprocessor; strip() so a leading newline keeps it so.
         p = etree.SubElement(parent, "p")
         p.text = util.AtomicString(self.parser.md.htmlStash.store(self.shortcodes[name].strip()))
+
+
+def _unknown_shortcode(name: str, shortcodes: Mapping[str, str]) -> str:
+    """What is wrong with ``{{< name >}}`` and what is allowed; a shortcode that takes an argument
+    ({{< example elo >}}) lists the arguments it takes."""
+    head = name.split(" ", 1)[0]
+    takes = sorted(k.split(" ", 1)[1] for k in shortcodes if k.startswith(head + " "))
+    if takes:
+        return (f"unknown shortcode {{{{< {name} >}}}}: {{{{< {head} NAME >}}}} takes one of: "
+                f"{', '.join(takes)}")
+    known = ", ".join(sorted({k.split(" ", 1)[0] + " NAME" if " " in k else k for k in shortcodes})) or "none"
+    return f"unknown shortcode {{{{< {name} >}}}} (known: {known})"
 
 
 # --- tree clean-up ----------------------------------------------------------

@@ -1,6 +1,6 @@
 """Names that look like a misspelling of another player's: notes for `sitegen check` and `sitegen diff`.
 
-Names are case-sensitive (CONTRACT section 3), so `kestrel` is a valid new player and never
+Names are case-sensitive (docs/curators), so `kestrel` is a valid new player and never
 an error. A curator still wants to hear about it. A name with at most RARE games in its
 league is noted when another name is the same to a reader (case, accents, invisible
 characters and spacing aside: `kestrel`, `Toru` for `Tōru`), or one typing slip (a letter

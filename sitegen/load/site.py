@@ -465,7 +465,7 @@ def date_advice(found: re.Match) -> str:
         return (f"{token} is not a date TOML can read{reason}; write {fix} (or with the time, seconds "
                 f"included, such as {fix}T20:05:00+01:00)")
     if not re.search(r"(Z|[+-]\d\d:\d\d)\Z", fix):
-        # Without an offset TOML's time is local, which a site takes as UTC (CONTRACT section 3).
+        # Without an offset TOML's time is local, which a site takes as UTC (docs/curators).
         return (f"{token} is not a date TOML can read{reason}; write {fix}+01:00, with the UTC offset of the "
                 f"time's zone (Z for UTC), or the date alone, {fix[:10]}")
     return f"{token} is not a date TOML can read{reason}; write {fix} (or the date alone, {fix[:10]})"

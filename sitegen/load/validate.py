@@ -103,7 +103,7 @@ def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: 
 
 
 def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
-    """The same match entered twice: same played, same players, same results (CONTRACT section 10).
+    """The same match entered twice: same played, same players, same results (docs/configuration).
 
     Two matches that both carry explicit ids are taken as two real matches (a rematch at the
     same minute). Fields that are conditions rather than results (a lunaro ping) do not count.

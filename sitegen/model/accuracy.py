@@ -1,4 +1,4 @@
-"""How well a league's ratings predicted its own results (CONTRACT section 8): accuracy.csv.
+"""How well a league's ratings predicted its own results (docs/auditors): accuracy.csv.
 
 Every prediction is made before its match from the ratings held then, and is scored
 against what happened by log loss and Brier score, over the whole history and per
@@ -60,7 +60,7 @@ class Prediction:
 class Accuracy:
     """One row of accuracy.csv; the means are None when there are no predictions.
 
-    ``accuracy`` is not a column of accuracy.csv (CONTRACT section 8 fixes its columns); the
+    ``accuracy`` is not a column of accuracy.csv (its columns are fixed: docs/auditors); the
     accuracy page shows it beside the two scores: the share of predictions on the right side
     of 0.5, a prediction of exactly 0.5 or a result of exactly 0.5 (a draw, an even goal
     share) counting half. Counting such ties half rather than leaving them out keeps the

@@ -5,7 +5,7 @@ baselines, each scored on the same pairs by the same functions (accuracy.summari
 
 - a coin flip: every pair predicted E = 0.5;
 - the league's own system with its default parameters, the league's matches replayed by
-  ``System.rate`` with the defaults of every declared parameter (CONTRACT sections 2 and
+  ``System.rate`` with the defaults of every declared parameter (docs/configuration and
   4); a league's [initial] starting ratings are data about its players, not parameters,
   and are kept;
 - when the league's parameters already are the defaults (that replay would repeat the
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sitegen.model.tune import Sweep
 
 # Plain Elo's K: the seed's K for an established player below the master threshold
-# (seed 001, Elo adjustments; CONTRACT section 4 `elo`, k_standard = 20), the K most
+# (seed 001, Elo adjustments; docs/curators `elo`, k_standard = 20), the K most
 # Elo ratings settle on. Its start: the seed's mean score of 1500 (only differences
 # between ratings enter E, so the start changes nothing but the printed numbers).
 PLAIN_K = 20
@@ -84,7 +84,7 @@ def plain_elo(preds: Iterable[Prediction]) -> Iterator[Prediction]:
             after_a, after_b = new_ratings(r_a, r_b, p.score, PLAIN_K, PLAIN_K, e_a=e)
             changes[p.a] = changes.get(p.a, 0.0) + (after_a - r_a)
             changes[p.b] = changes.get(p.b, 0.0) + (after_b - r_b)
-        # Every pair of a match from the ratings before it (CONTRACT section 3).
+        # Every pair of a match from the ratings before it (docs/curators).
         for name, change in changes.items():
             ratings[name] = ratings.get(name, PLAIN_INITIAL) + change
 

@@ -1,4 +1,4 @@
-"""Next groupings of a glicko2 league (CONTRACT section 9; seed 003): next.csv.
+"""Next groupings of a glicko2 league (docs/auditors; seed 003): next.csv.
 
 After the league's last rating period, the rated players of each region (players.toml
 ``region``; a player without one is in the region "") are sorted by rating descending,

@@ -1,4 +1,4 @@
-"""The data files of CONTRACT sections 7 to 9: standings, changes and matches as CSV and
+"""The data files of docs/auditors: standings, changes and matches as CSV and
 JSON, for a glicko2 league the pairings each rating period's updates used, and the
 tables of accuracy.py (accuracy), pools.py (pools, elo) and groupings.py (next, glicko2).
 

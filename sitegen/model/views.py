@@ -18,7 +18,7 @@ from sitegen.rating.base import Change, Match
 
 RECENT = 12
 
-# Match-level keys a system adds (CONTRACT section 4), as the match page labels them.
+# Match-level keys a system adds (docs/curators), as the match page labels them.
 MATCH_FACTS = {"challenger": "Challenger", "home": "Home", "season": "Season", "weight": "Weight",
                "platform": "Platform", "score_to_win": "Score to win"}
 

@@ -4,7 +4,8 @@ Spec pages (content/spec/<system>.md) get two shortcodes: ``{{< params >}}``, a
 table of the parameter values each league of that system uses, read from its
 league.toml, so the page can never drift from the configuration; and
 ``{{< chart >}}``, the system's characteristic curve drawn from the engine's
-own functions.
+own functions. Every page gets ``{{< example SYSTEM >}}``: the [[match]] table
+`sitegen new-match` writes for a league of that system, from the same writer.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from sitegen.load.config import LeagueConfig
 from sitegen.load.content import ContentSource, content_sources
+from sitegen.load.matchtoml import example_table
 from sitegen.load.markcheck import MarkupError
 from sitegen.load.problems import InvalidInput, Problems
 from sitegen.rating import SYSTEMS
@@ -57,6 +59,12 @@ def params_table(system: str, leagues: list[LeagueConfig]) -> str:
     return (f'<div class="table-wrap"><table class="params"><caption>{escape(caption)}</caption>'
             f'<thead><tr><th scope="col">Parameter</th><th scope="col">Default</th>{head}'
             f'<th scope="col">Why</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def example_block(system: str) -> str:
+    """The system's [[match]] table as a TOML code block, marked up as a fenced ```toml block is."""
+    text = escape(example_table(system), quote=False).replace('"', "&quot;")
+    return f'<pre><code class="language-toml">{text}</code></pre>'
 
 
 def chart_figure(curve: Curve) -> str:
@@ -111,8 +119,9 @@ def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], lea
     from sitegen.load.markup import render_markdown
 
     pages = []
+    examples = {f"example {name}": example_block(name) for name in SYSTEMS}
     for source in sources:
-        shortcodes: dict[str, str] = {}
+        shortcodes: dict[str, str] = dict(examples)
         if source.system:
             shortcodes["params"] = params_table(source.system, leagues)
             shortcodes["chart"] = chart_figure(CURVES[source.system]())

@@ -133,8 +133,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     content = render_pages(site.content, [lg.config for lg in site.leagues])
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong
-    # to no one system (matchmaking) are listed in the footer with the systems' pages.
-    nav_pages = [p for p in content if not p.system and not p.url.startswith("spec/")]
+    # to no one system (matchmaking) are listed in the footer with the systems' pages. The
+    # curators' and maintainers' guides under docs/ are linked from the about page instead.
+    nav_pages = [p for p in content if not p.system and not p.url.startswith(("spec/", "docs/"))]
     guides = [p for p in content if not p.system and p.url.startswith("spec/")]
     common = {
         "site": settings,

@@ -1,6 +1,6 @@
 """The output folder: which folder a build may replace, and how it is replaced.
 
-Which folder (CONTRACT section 10). A build replaces its output folder whole, so
+Which folder (docs/configuration). A build replaces its output folder whole, so
 it is replaced only when it is absent, empty, or a site that sitegen wrote. Every
 site sitegen writes holds the marker file ``.sitegen-site`` (``MARKER``) whose
 first line is ``sitegen-site 1`` (a format number) followed by a few lines saying
@@ -99,7 +99,7 @@ def old_site_signature(folder: Path) -> bool:
     Accepted so that an existing ``_site`` does not stop the first build after an upgrade
     (that build adds the marker). The signature is conservative: ``index.html`` and
     ``assets/site.css`` as files, and at least one ``data/LEAGUE/standings.csv`` whose first
-    line is sitegen's own header (CONTRACT section 7). A hand-made site has no reason to
+    line is sitegen's own header (docs/auditors). A hand-made site has no reason to
     hold that file; an old sitegen site without any league lacks it and is refused with the
     rest (its message says to remove the folder once).
     """

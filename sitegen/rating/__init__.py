@@ -10,7 +10,7 @@ from sitegen.rating.lunaro import Lunaro
 from sitegen.rating.openskill import OpenSkill
 from sitegen.rating.placement import Placement
 
-# The contract's system name -> its class (CONTRACT section 2 `system`).
+# The contract's system name -> its class (docs/configuration `system`).
 SYSTEMS: dict[str, type[System]] = {
     cls.name: cls for cls in (Lunaro, Elo, Placement, Glicko2, Arena, OpenSkill)
 }

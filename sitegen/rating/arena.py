@@ -1,7 +1,7 @@
 """Arena: each game's kills, deaths, assists and betrayals on an arctangent scale, averaged.
 
 Source: Bungie's Arena Rating System for Halo: Reach (beta of May 2010),
-seed 004_28c9f0a84e008808.txt. CONTRACT section 4 `arena`.
+seed 004_28c9f0a84e008808.txt. docs/curators `arena`.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Arena(MatchSystem):
     terms: ClassVar[tuple[str, ...]] = ("raw", "game_norm", "penalty", "game_rating")
     match_keys: ClassVar[tuple[str, ...]] = ("score_to_win", "teams")
     # No starting rating: a player's rating is the mean of their own game ratings, which
-    # exist only from their first game on (CONTRACT section 8 names no [initial] for arena).
+    # exist only from their first game on (docs/configuration names no [initial] for arena).
     has_initial: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]] = (
         Param("assist_weight", 1, weight, WEIGHT_ALLOWED,

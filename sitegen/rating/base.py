@@ -176,7 +176,7 @@ def expected(r_a: float, r_b: float) -> float:
 
 
 class RatingDiverged(ArithmeticError):
-    """A system's own math left the finite numbers in one rating event (CONTRACT section 10).
+    """A system's own math left the finite numbers in one rating event (docs/configuration).
 
     Raised by ``System.rate`` with the event's key (a match id or a rating period) and the
     value that ran away; the build reports it as a problem of the league.
@@ -294,7 +294,7 @@ MAX_NAME = 64
 
 
 def normalize_name(value: str) -> str:
-    """Names are trimmed and compared after Unicode NFC normalisation (CONTRACT section 3)."""
+    """Names are trimmed and compared after Unicode NFC normalisation (docs/curators)."""
     import unicodedata
     return unicodedata.normalize("NFC", value.strip())
 
@@ -599,7 +599,7 @@ class MatchSystem:
     # Decimals of a rating shown on its own (the board, a player's page): none on the
     # Elo-like scales of hundreds of points; more where a whole scale spans a few dozen.
     rating_places: ClassVar[int] = 0
-    # Whether league.toml's [initial] may name starting ratings (CONTRACT section 8): every
+    # Whether league.toml's [initial] may name starting ratings (docs/configuration): every
     # system with an initial rating; arena has none (a rating is a mean of game ratings).
     has_initial: ClassVar[bool] = True
     # The starting ratings of [initial], canonical name -> what ``parse_start`` returned.

@@ -3,8 +3,8 @@ real leagues use: home advantage, a margin-of-victory multiplier, weighted match
 season reversion.
 
 Sources: the ranked-battle rating method, seed 001_41bcfd1597e08275.txt
-(Elo methodology, Elo adjustments), CONTRACT section 4 `elo`; the options and their
-formulas, CONTRACT section 8 (FiveThirtyEight's NFL and NBA Elo).
+(Elo methodology, Elo adjustments), docs/curators `elo`; the options and their
+formulas, docs/auditors (FiveThirtyEight's NFL and NBA Elo).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def new_ratings(r_a: float, r_b: float, s_a: float, k_a: float, k_b: float, *,
 
 
 def margin_multiplier(rule: str, margin: float, d: float, draw: bool) -> float:
-    """CONTRACT section 8: FiveThirtyEight's margin-of-victory multiplier M.
+    """docs/auditors: FiveThirtyEight's margin-of-victory multiplier M.
 
     ``margin`` is m = |points_a - points_b|; ``d`` the winner's rating minus the loser's,
     home advantage included. The denominator shrinks M when a favourite wins (a big win
@@ -89,7 +89,7 @@ class Elo(MatchSystem):
     name: ClassVar[str] = "elo"
     # The numbers a page shows beside each change.
     terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
-    # changes.csv (CONTRACT section 8): version 1's terms, then who set K (the challenger,
+    # changes.csv (docs/auditors): version 1's terms, then who set K (the challenger,
     # empty with k_of = "each"), the home player (empty on neutral ground), the margin
     # multiplier, the match's weight and the rating before a season's reversion (empty
     # when none happened), so that every K and every change can be recomputed from the file:

@@ -4,7 +4,7 @@ Sources: ArenaNet's description of the Guild Wars 2 World vs World ratings,
 seed 003_332138628ebc1034.txt (each three-way match is two battles per world,
 tau 0.6, the sine transform of the score share), and Mark Glickman's
 "Example of the Glicko-2 system" (steps 1-8, the Illinois iteration of step 5).
-CONTRACT section 4 `glicko2`.
+docs/curators `glicko2`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ MAX_RD = 1000
 MAX_VOLATILITY = 1
 RD_ALLOWED = f"a number > 0 and at most {MAX_RD:,}"
 VOLATILITY_ALLOWED = f"a number > 0 and at most {MAX_VOLATILITY}"
-# The keys of a table in [initial] (CONTRACT section 8), each checked as its parameter.
+# The keys of a table in [initial] (docs/configuration), each checked as its parameter.
 START_KEYS = {
     "rating": (rating_value, RATING_ALLOWED),
     "rd": (lambda v: positive(v) and v <= MAX_RD, RD_ALLOWED),

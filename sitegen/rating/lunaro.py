@@ -1,7 +1,7 @@
 """Lunaro: Elo on ping-adjusted ability, scored by goal share.
 
 Source: the Lunaro Rating Specification (quonnz, koza1brada, Yujas; 7 June
-2022), seed 000_13c2659b4c84b7a2.txt. CONTRACT section 4 `lunaro`.
+2022), seed 000_13c2659b4c84b7a2.txt. docs/curators `lunaro`.
 """
 
 from __future__ import annotations

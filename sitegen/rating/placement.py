@@ -1,7 +1,7 @@
 """Battle-royale placement Elo: every match is a duel against each other player.
 
 Source: the Fortnite rating proposal, seed 002_4830abbe64cf75eb.txt (Phase 3,
-"1) Elo implementation"). CONTRACT section 4 `placement`.
+"1) Elo implementation"). docs/curators `placement`.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class Placement(MatchSystem):
             ks = self.k_of(r)                  # each player's from their own pre-match rating
             if self.normalize:
                 ks /= n - 1
-            # Everyone from the ratings held before the match (CONTRACT section 3).
+            # Everyone from the ratings held before the match (docs/curators).
             after = np.maximum(floor, r + ks * (score - exp)).tolist()
             changes = tuple(
                 Change(p, b, a, {"expected": e, "score": s, "k": k})
