@@ -214,7 +214,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     try:
         write_search_index(leagues, output)
     except SearchIndexError as exc:
-        raise InvalidInput([Problem("pagefind", message=f"the search index could not be built: {exc}")]) from None
+        raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None
     write_feeds(leagues, settings, base, output)
     write_sitemap(sitemap, base, output)
     write_robots(base, output)
