@@ -80,10 +80,9 @@ def stages(site: Path, out: Path) -> None:
     sys.path.insert(0, str(ROOT))
     from sitegen.commands.build import check, rate
     from sitegen.model.ledger import league_files
-    from sitegen.output.pages import render_site, vega_bundle
+    from sitegen.output.pages import render_site
     from sitegen.output.write import Output
 
-    vega_bundle()   # built once per process; not part of the per-page cost
     t0 = time.perf_counter()
     s = check(site)
     t1 = time.perf_counter()

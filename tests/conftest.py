@@ -30,7 +30,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 # Per module, not per session: Playwright's sync API keeps an event loop running in this
-# thread, and a module's own site is built (Pagefind runs under asyncio.run) before it starts.
+# thread, and a module's own site is built before it starts.
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium through Playwright, launched once for each browser test module."""

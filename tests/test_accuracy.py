@@ -20,7 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sitegen.model.accuracy import EPS, log_loss_term
-from tests.helpers import REPO, elo_match, league_data, league_toml, read_csv, rows_of, write_files
+from helpers import REPO, elo_match, league_data, league_toml, read_csv, rows_of, write_files
 
 HEADER = "period,predictions,log_loss,brier"
 TOL = 1e-5      # E and S are read back with 6 decimals; a mean of log losses moves by a few 1e-6

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sitegen.model.accuracy import BINS, Prediction, calibration, coin_flip, right_side, summarize
 from sitegen.model.baselines import compare, plain_elo
 from sitegen.commands.build import build, check, rate
-from tests.helpers import REPO, elo_match, league_data, league_toml, read_csv, write_files
+from helpers import REPO, elo_match, league_data, league_toml, read_csv, write_files
 
 
 def elo_history(seed: int = 7, n: int = 60, draws: bool = True) -> str:

@@ -200,7 +200,7 @@ def test_header_search_finds_a_name_with_markup_and_leads_to_the_player(server, 
     t = tab(viewport=viewport)
     page = t.page
     page.goto(root)
-    assert not any("/pagefind/" in url for url in t.requests), "Pagefind loaded before any search"
+    assert not any("/search/index/" in url for url in t.requests), "search index loaded before any search"
     page.fill("#site-search-q", EVE)
     page.press("#site-search-q", "Enter")
     page.wait_for_url(root + "search/?q=*")
@@ -251,20 +251,47 @@ def test_filters_narrow_the_results_to_a_kind_and_a_league(server, tab):
     t.check()
 
 
-def test_pagefind_loads_only_when_searched_and_from_the_site(server, tab):
+def test_index_loads_only_when_searched_and_only_what_the_query_needs(server, tab):
     _, root = server["small"]
     t = tab()
     page = t.page
     page.goto(root + "search/")
     page.wait_for_load_state("networkidle")
-    assert not any("/pagefind/" in url for url in t.requests)
+    assert not any("/search/index/" in url for url in t.requests)
     assert page.text_content("#search-status") == ""
     page.fill("#search-q", "Ana")
     wait_for_results(page, "Ana")
-    loaded = [url for url in t.requests if "/pagefind/" in url]
-    assert any(url.startswith(root + "pagefind/pagefind.js") for url in loaded)
-    assert all(url.startswith(root + "pagefind/") for url in loaded), loaded
+    loaded = sorted({url for url in t.requests if "/search/index/" in url})
+    # The manifest, the words starting "an" and the one chunk of records: nothing else.
+    assert loaded == [root + "search/index/manifest.json", root + "search/index/records/0.json",
+                      root + "search/index/words/616e.json"], loaded
     assert results(page)
+    t.check()
+
+
+def test_a_word_begun_finds_leagues_players_and_matches_in_that_order(server, tab):
+    folder, root = server["small"]
+    t = tab()
+    page = t.page
+    page.goto(root + "search/?q=fixture%20du")
+    wait_for_results(page, "fixture du")
+    assert [(r["title"], r["kind"], r["href"]) for r in results(page)] == [
+        ("Fixture Duels", "League", root + "leagues/duel/")]
+    page.fill("#search-q", "ev")                        # the start of a word is enough
+    wait_for_results(page, "ev")
+    found = results(page)
+    kinds = [r["kind"] for r in found]
+    assert kinds == sorted(kinds, key=["Player", "League", "Match"].index)
+    assert {r["title"] for r in found if r["kind"] == "Player"} == {EVE}
+    # Matches newest first, as the match pages date them.
+    dates = [r["detail"][:10] for r in found if r["kind"] == "Match"]
+    assert dates == sorted(dates, reverse=True) and len(dates) == 4
+    page.select_option("select[name=kind]", "league")
+    wait_for_results(page, "ev")
+    assert page.text_content("#search-status") == "Nothing found for \u201cev\u201d."
+    page.fill("#search-q", "royale")
+    wait_for_results(page, "royale")
+    assert [(r["title"], r["kind"]) for r in results(page)] == [("Fixture Royale", "League")]
     t.check()
 
 

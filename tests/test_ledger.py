@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO, elo_match, league_data, league_toml, rows_of, write_files
+from helpers import REPO, elo_match, league_data, league_toml, rows_of, write_files
 
 DEMO = REPO / "matches"
 LEAGUES = sorted(p.name for p in DEMO.iterdir() if (p / "league.toml").is_file())

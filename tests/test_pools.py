@@ -30,7 +30,7 @@ from sitegen.model.pools import opponent_pools
 from sitegen.rating.base import Standing
 from sitegen.rating.elo import Elo
 from sitegen.load.validate import League
-from tests.helpers import REPO, elo_match, league_data, league_toml, problems_of, read_csv, rows_of, write_files
+from helpers import REPO, elo_match, league_data, league_toml, problems_of, read_csv, rows_of, write_files
 
 DEMO = REPO / "matches"
 

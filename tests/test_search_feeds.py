@@ -8,7 +8,6 @@ changes.csv, standings.csv), never from the code under test.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import shutil
@@ -351,74 +350,132 @@ def test_base_url_option_overrides_the_setting(make_site, tmp_path):
 
 # --- search index -----------------------------------------------------------------------------
 
-def test_search_records_are_every_player_and_match(built):
+def views():
     from sitegen.commands.build import rate
     from sitegen.model.views import league_view
 
     site = check(FIXTURE)
-    views = [league_view(r, site.roster) for r in rate(site)]
-    recs = records(views)
+    return [league_view(r, site.roster) for r in rate(site)]
+
+
+def test_search_records_are_every_league_player_and_match(built):
+    recs = [(kind, r) for lv in views() for kind, r in records(lv)]
     out = built["plain"]
     players = sum(len(data(out, lg, "standings.csv")) for lg in leagues(out))
     matches = sum(len(data(out, lg, "matches.csv")) for lg in leagues(out))
-    assert sum(r.meta["kind"] == "player" for r in recs) == players == 23
-    assert sum(r.meta["kind"] == "match" for r in recs) == matches == 19
-    for r in recs:
+    assert sum(kind == "player" for kind, _ in recs) == players == 23
+    assert sum(kind == "match" for kind, _ in recs) == matches == 19
+    assert sum(kind == "league" for kind, _ in recs) == len(leagues(out)) == 5
+    for _, r in recs:
         assert not r.url.startswith("/") and (out / r.url / "index.html").is_file(), r.url
-        assert r.filters["kind"] == [r.meta["kind"]] and r.filters["league"][0] in leagues(out)
-    eve = next(r for r in recs if r.url == "leagues/duel/players/i-eve-co-i/")
-    assert eve.meta["title"] == EVE and EVE in eve.content.splitlines()
-    assert eve.meta["detail"] == "Rank 2 · rating 1,505"
-    bo = next(r for r in recs if r.url == "leagues/duel/players/bo/")
-    assert "bo_old" in bo.content.splitlines()                       # found by an alias too
-    final = next(r for r in recs if r.url == "leagues/duel/matches/final.2024/")
-    assert final.meta["title"] == f"Bo vs {EVE}"
-    assert final.meta["detail"].startswith("2024-03-03 · final.2024")
+    by_url = {r.url: r for _, r in recs}
+    eve = by_url["leagues/duel/players/i-eve-co-i/"]
+    assert eve.title == EVE and EVE in eve.words
+    assert eve.detail == "Rank 2 · rating 1,505"
+    assert "bo_old" in by_url["leagues/duel/players/bo/"].words            # found by an alias too
+    final = by_url["leagues/duel/matches/final.2024/"]
+    assert final.title == f"Bo vs {EVE}"
+    assert final.detail.startswith("2024-03-03 · final.2024")
+    assert {"final.2024", "2024-03-03", "Bo", EVE} <= set(final.words)
+
+
+def read_index(out: Path) -> tuple[dict, dict[str, list[int]], list[list[str]]]:
+    """The manifest, every word with its record numbers and every record, as search.js reads them."""
+    folder = out / "search" / "index"
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    found: dict[str, list[int]] = {}
+    for key in manifest["keys"]:
+        shard = json.loads((folder / "words" / f"{key.encode().hex()}.json").read_text(encoding="utf-8"))
+        for word, deltas in shard.items():
+            assert word.startswith(key) and word not in found
+            found[word] = [sum(deltas[:i + 1]) for i in range(len(deltas))]
+    chunks = sorted((folder / "records").iterdir(), key=lambda f: int(f.stem))
+    recs = [r for f in chunks for r in json.loads(f.read_text(encoding="utf-8"))]
+    assert all(len(json.loads(f.read_text(encoding="utf-8"))) == manifest["chunk"] for f in chunks[:-1])
+    return manifest, found, recs
 
 
 def test_search_index_is_written_and_byte_identical(built):
     out = built["plain"]
-    entry = json.loads((out / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
-    assert entry["languages"]["en"]["page_count"] == 23 + 19
-    meta = out / "pagefind" / f"pagefind.{entry['languages']['en']['hash']}.pf_meta"
-    assert meta.is_file() and gzip.decompress(meta.read_bytes()).startswith(b"pagefind_dcd")
-    for name in ("pagefind.js", "pagefind-worker.js", "wasm.en.pagefind"):
-        assert (out / "pagefind" / name).is_file(), name
-    assert len(list((out / "pagefind/fragment").iterdir())) == 42
-    assert len(list((out / "pagefind/filter").iterdir())) == 2           # kind and league
-    assert not list((out / "pagefind").glob("pagefind-ui*"))             # its UI is not used
-    a, b = tree_snapshot(out / "pagefind"), tree_snapshot(built["again"] / "pagefind")
+    manifest, found, recs = read_index(out)
+    assert manifest["records"] == len(recs) == 5 + 23 + 19
+    a, b = tree_snapshot(out / "search/index"), tree_snapshot(built["again"] / "search/index")
     assert a == b, sorted(set(a) ^ set(b)) or [k for k in a if a[k] != b.get(k)]
-    # Every fragment names its page by a site-relative address.
-    for f in (out / "pagefind/fragment").iterdir():
-        fragment = json.loads(gzip.decompress(f.read_bytes())[len(b"pagefind_dcd"):])
-        assert not fragment["url"].startswith("/") and (out / fragment["url"] / "index.html").is_file()
+    for url, title, detail in recs:
+        assert not url.startswith("/") and (out / url / "index.html").is_file(), url
+    assert not (out / "pagefind").exists()
+    # The ranges of each league cover its records, kind by kind, one after the other.
+    edges = [n for lg in manifest["leagues"] for kind in ("league", "player", "match") for n in lg[kind]]
+    assert edges == sorted(edges) and edges[0] == 0 and edges[-1] == len(recs)
+    duel = next(lg for lg in manifest["leagues"] if lg["slug"] == "duel")
+    assert recs[duel["league"][0]][0] == "leagues/duel/"
+    assert [recs[n][1] for n in range(*duel["player"])] == [row["player"] for row in data(out, "duel", "standings.csv")]
 
 
-def test_filters_are_written_in_a_fixed_order(built):
-    from sitegen.output.search import _read
+def test_every_word_finds_what_holds_it(built):
+    """Each record's words (split as the page splits a query) lead back to it, and nothing else is listed."""
+    from sitegen.output.search import words
 
-    out = built["plain"]
-    entry = json.loads((out / "pagefind/pagefind-entry.json").read_text(encoding="utf-8"))
-    name = f"pagefind.{entry['languages']['en']['hash']}.pf_meta"
-    meta = _read(name, (out / "pagefind" / name).read_bytes())
-    assert [name for name, _ in meta[3]] == ["kind", "league"]
-    by_name = {}
-    for name, digest in meta[3]:
-        filter_name, values = _read(digest, (out / "pagefind/filter" / f"{digest}.pf_filter").read_bytes())
-        by_name[filter_name] = [v for v, _ in values]
-    assert by_name == {"kind": ["match", "player"], "league": leagues(out)}
+    _, found, recs = read_index(built["plain"])
+    expected: dict[str, list[int]] = {}
+    n = 0
+    for lv in views():
+        for _, r in records(lv):
+            for word in dict.fromkeys(w for text in r.words for w in words(text)):
+                expected.setdefault(word, []).append(n)
+            n += 1
+    assert found == expected
+    assert {"eve", "co", "i", "bo", "old", "ωmega", "2024", "final"} <= set(found)
+    eve_pages = {recs[n][0] for n in found["eve"]}
+    assert "leagues/duel/players/i-eve-co-i/" in eve_pages and "leagues/duel/matches/final.2024/" in eve_pages
+
+
+def test_words_are_split_as_the_search_page_splits_them():
+    from sitegen.output.search import shard_file, shard_key, words
+
+    assert words('<i>Eve & "Co"</i>') == ["i", "eve", "co", "i"]
+    assert words("${alert(1)}") == ["alert", "1"]
+    assert words("محمد علي") == ["محمد", "علي"]
+    assert words("👩🏽‍🚀 Nova") == ["nova"]
+    assert words("ＡＢＣ Ωmega 2024-03-03") == ["abc", "ωmega", "2024", "03", "03"]        # NFKC, lower case
+    assert words("Zoë") == words("Zoe\u0308") == ["zoë"]                                   # composed
+    assert words("हिन्दी खेल") == ["हिन्दी", "खेल"]                    # vowel signs (marks) stay inside words
+    assert shard_key("ωmega") == "ωm" and shard_key("i") == "i"
+    assert shard_file("ωm") == "words/cf896d.json"
+
+
+def test_spilled_runs_merge_to_the_same_index(monkeypatch, tmp_path, built):
+    """Past SPILL entries the word lists go to disk and are merged: the bytes do not change."""
+    from sitegen.output import search
+    from sitegen.output.write import Output
+
+    monkeypatch.setattr(search, "SPILL", 7)
+    runs = []
+    spill = search._Words._spill
+    monkeypatch.setattr(search._Words, "_spill", lambda self: (runs.append(1), spill(self)))
+    output = Output(tmp_path / "index")
+    search.write_search_index(views(), output)
+    output.commit()
+    assert len(runs) > 10
+    assert tree_snapshot(tmp_path / "index" / "search/index") == tree_snapshot(built["plain"] / "search/index")
 
 
 def test_failed_search_index_leaves_the_old_output(monkeypatch, tmp_path, built):
+    from sitegen.output import search
+
     out = tmp_path / "site"
     shutil.copytree(built["plain"], out)
     before = tree_snapshot(out)
-    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(tmp_path / "no-such-pagefind"))
+
+    def broken(self):
+        raise search.SearchIndexError("no room left")
+        yield
+
+    monkeypatch.setattr(search._Words, "merged", broken)
     with pytest.raises(InvalidInput) as info:
         build(FIXTURE, out)
     [problem] = info.value.problems
-    assert problem.file == "pagefind" and "search index could not be built" in problem.message
+    assert problem.file == "search/index" and "search index could not be built: no room left" in problem.message
     assert tree_snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]      # no temporary folder left
 
@@ -442,25 +499,23 @@ def test_search_page_without_javascript_says_so(built):
     for league in leagues(built["plain"]):
         assert f'href="../leagues/{league}/"' in noscript
     assert '<script src="../assets/search.js" defer></script>' in page
-    assert "pagefind" not in page                # the library is imported by search.js, when needed
+    assert "search/index" not in page            # the index is fetched by search.js, when needed
 
 
 def test_index_stats_count_what_was_written(built, tmp_path):
-    from sitegen.commands.build import rate
-    from sitegen.model.views import league_view
     from sitegen.output.search import write_search_index
     from sitegen.output.write import Output
 
-    site = check(FIXTURE)
     output = Output(tmp_path / "index")
-    stats = write_search_index([league_view(r, site.roster) for r in rate(site)], output)
+    stats = write_search_index(views(), output)
     output.commit()
     files = [p for p in (tmp_path / "index").rglob("*") if p.is_file() and p.name != ".sitegen-site"]
-    assert (stats.records, stats.counts) == (42, {"player": 23, "match": 19})
-    # fragments, filters, the word index; pagefind.js, its worker, entry, meta and wasm
-    assert stats.files == len(files) == 42 + 2 + 1 + 5
+    assert (stats.records, stats.counts) == (47, {"league": 5, "player": 23, "match": 19})
+    manifest, _, _ = read_index(tmp_path / "index")
+    # the manifest, one file per word key, one per 256 records
+    assert stats.files == len(files) == 1 + len(manifest["keys"]) + 1
     assert stats.bytes == sum(p.stat().st_size for p in files)
-    assert tree_snapshot(tmp_path / "index" / "pagefind") == tree_snapshot(built["plain"] / "pagefind")
+    assert tree_snapshot(tmp_path / "index" / "search/index") == tree_snapshot(built["plain"] / "search/index")
 
 
 # --- sitegen serve under a sub-path -----------------------------------------------------------

@@ -9,11 +9,13 @@ output) or while it serves, or break a build, and look at what is served and lef
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -149,8 +151,8 @@ def preview(tmp_path):
         p.close()
 
 
-def fetch(port: int, path: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def fetch(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         conn.request("GET", path)
         response = conn.getresponse()
@@ -161,6 +163,18 @@ def fetch(port: int, path: str) -> tuple[int, bytes]:
 
 def get(port: int, path: str) -> int:
     return fetch(port, path)[0]
+
+
+RELOADER = re.compile(rb'<script>\(function \(\) \{\n  var build = ("[^"]*");.*?</script>\n', re.S)
+
+
+def page(port: int, path: str) -> tuple[int, bytes, str]:
+    """A served page as the build wrote it, with the build named by its reload script (which
+    the preview adds to each page it sends, and only there)."""
+    status, body = fetch(port, path)
+    scripts = RELOADER.findall(body)
+    assert len(scripts) == 1, body[-600:]
+    return status, RELOADER.sub(b"", body), json.loads(scripts[0])
 
 
 def test_sigterm_during_the_first_build_removes_its_staging_folder(tmp_path, preview):
@@ -240,16 +254,21 @@ def test_a_stop_while_the_new_site_is_swapped_in_waits_for_the_swap(tmp_path, mo
     signals = _Signals()
     with signals.installed():
         monkeypatch.setattr(write.shutil, "rmtree", rmtree_signalled)
-        second.commit()                    # not interrupted
-        monkeypatch.undo()
-        assert signals.pending == signal.SIGTERM
         with pytest.raises(Stop) as info:
-            signals.check()
-        assert info.value.signum == signal.SIGTERM
-        # Anywhere else the stop is raised where the main thread is.
+            with signals.held():           # as a build holds stops from its swap on
+                second.commit()            # not interrupted
+                assert signals.pending == signal.SIGTERM
+        monkeypatch.undo()
+        assert info.value.signum == signal.SIGTERM      # raised once the swap is done
+        signals.pending = None
+        # Anywhere else the stop is raised where the main thread is ...
         with pytest.raises(Stop):
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(1)
+        # ... once: the cleanup it runs on its way out is not cut by the next one.
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)
+        assert signals.pending == signal.SIGINT
     assert len(removed) == 1 and removed[0].startswith("._site.old-")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["_site"]
     assert (out / "index.html").read_text() == "two"
@@ -280,7 +299,7 @@ def test_a_rebuild_that_raises_keeps_the_last_site_served(tmp_path, preview, kin
     write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
     p = preview(root, breakable=True)
     port = p.port()
-    status, index = fetch(port, "/")
+    status, index, _ = page(port, "/")
     assert status == 200 and index == (p.out / "index.html").read_bytes()
     write_files(root, {"pyproject.toml": f"[tool.sitegen]\n# break: {kind}\n"})
     p.wait_for(NOT_REBUILT)
@@ -292,7 +311,7 @@ def test_a_rebuild_that_raises_keeps_the_last_site_served(tmp_path, preview, kin
         assert "sitegen: the build could not read or write a file: Input/output error (" in err
     assert "Traceback" not in err
     assert p.proc.poll() is None
-    assert fetch(port, "/") == (200, index)            # the last good site, still answered
+    assert page(port, "/")[:2] == (200, index)         # the last good site, still answered
     assert p.staging() == []
     # Fixed: the next change rebuilds.
     write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
@@ -333,7 +352,7 @@ def test_a_first_build_that_fails_still_serves_and_the_fix_gives_a_site(tmp_path
     league.write_text(good, encoding="utf-8")
     write_files(root, {"pyproject.toml": "[tool.sitegen]\n"})
     p.wait_for("sitegen: rebuilt ")
-    status, body = fetch(port, "/")
+    status, body, _ = page(port, "/")
     assert status == 200 and body == (p.out / "index.html").read_bytes()
     assert get(port, "/no-such-page/") == 404
     assert p.proc.poll() is None
@@ -348,7 +367,7 @@ def test_a_first_build_that_fails_serves_the_site_of_an_earlier_session(tmp_path
     p = preview(root)
     port = p.port()
     assert NOT_REBUILT in p.output()
-    assert fetch(port, "/") == (200, (p.out / "index.html").read_bytes())
+    assert page(port, "/")[:2] == (200, (p.out / "index.html").read_bytes())
 
 
 def test_a_refused_output_folder_stops_serve_before_building(tmp_path):
@@ -382,3 +401,44 @@ def test_rebuild_reports_any_exception_and_returns(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(serve, "build", stopped)
     with pytest.raises(serve.Stop):
         serve.rebuild(tmp_path, tmp_path / "_site")
+
+
+# --- live reload -------------------------------------------------------------------------------
+
+def test_a_changed_match_reloads_the_served_pages(tmp_path, preview):
+    root = big_site(tmp_path / "site", matches=20)
+    p = preview(root)
+    port = p.port()
+    status, before, build = page(port, "/leagues/duel/")
+    assert status == 200 and b"__sitegen" not in (p.out / "leagues/duel/index.html").read_bytes()   # not on disk
+    assert page(port, "/no-such-page/")[0] == 404              # the 404 page reloads too
+    assert json.loads(fetch(port, "/__sitegen/build")[1]) == {"build": build}
+    # Asked with the page's build, the answer waits for a newer one: a rebuild after the change.
+    answers: list[dict] = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        json.loads(fetch(port, "/__sitegen/build?since=" + build, timeout=60)[1])))
+    waiting.start()
+    time.sleep(0.5)
+    assert answers == []
+    league = root / "matches/duel/2024.toml"
+    league.write_text(league.read_text(encoding="utf-8").replace('name = "player 1"', 'name = "player 99"'),
+                      encoding="utf-8")
+    waiting.join(timeout=60)
+    assert answers and answers[0]["build"] != build, p.output()
+    assert p.output().count("sitegen: rebuilt ") == 2          # one rebuild for the change
+    status, after, newer = page(port, "/leagues/duel/")
+    assert status == 200 and newer == answers[0]["build"]
+    assert after != before and b"player 99" in after and b"player 99" not in before
+    assert after == (p.out / "leagues/duel/index.html").read_bytes()
+
+
+def test_a_failed_rebuild_does_not_reload_the_pages(tmp_path, preview):
+    root = big_site(tmp_path / "site", matches=20)
+    p = preview(root)
+    port = p.port()
+    _, _, build = page(port, "/")
+    league = root / "matches/duel/league.toml"
+    league.write_text(league.read_text(encoding="utf-8") + "k = 5\n", encoding="utf-8")
+    p.wait_for(NOT_REBUILT)
+    assert json.loads(fetch(port, "/__sitegen/build")[1]) == {"build": build}
+    assert page(port, "/")[2] == build

@@ -11,7 +11,7 @@ import pytest
 from sitegen.commands.build import check
 from sitegen.rating import SYSTEMS
 from sitegen.model.tune import UsageError, parse_params, read_value, split_values, sweep
-from tests.helpers import elo_match, league_data, league_toml, looks_like_traceback, read_csv, run_cli, write_files
+from helpers import elo_match, league_data, league_toml, looks_like_traceback, read_csv, run_cli, write_files
 
 
 def history() -> str:
@@ -182,7 +182,7 @@ def test_the_tune_table_of_league_toml_is_the_sweep_on_the_accuracy_page(tmp_pat
      "25 combinations of values; every build replays each, so at most 24"),
 ])
 def test_a_bad_tune_table_is_a_problem_of_league_toml(tmp_path, tune, said):
-    from tests.helpers import problems_of
+    from helpers import problems_of
 
     root = site(tmp_path)
     with open(root / "matches/l/league.toml", "a", encoding="utf-8") as fh:
@@ -192,7 +192,7 @@ def test_a_bad_tune_table_is_a_problem_of_league_toml(tmp_path, tune, said):
 
 
 def test_an_arena_league_may_not_tune(tmp_path):
-    from tests.helpers import problems_of
+    from helpers import problems_of
 
     root = write_files(tmp_path / "a", {
         "matches/a/league.toml": league_toml("arena") + "\n[tune]\nloss_penalty = [0.9, 1]\n",

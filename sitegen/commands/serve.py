@@ -1,4 +1,11 @@
-"""A local preview: serve the built site on 127.0.0.1 and rebuild when an input file changes.
+"""A local preview: serve the built site on 127.0.0.1, rebuild when an input file changes and
+reload the open pages after each successful rebuild.
+
+Changes are reported by the watchfiles package (inotify and its kin, a poll where there are
+none) and a burst of them (an editor's save, a git checkout) gives one rebuild. Every page the
+preview serves carries a small script, added as it is sent (the files on disk are the build's,
+unchanged), that waits on the served-only address RELOAD for a build newer than its own and
+then reloads the page.
 
 The preview survives every failed build: invalid input (its problems), an OSError (one line)
 and any other exception (one line saying it is a bug, with the traceback when SITEGEN_DEBUG=1)
@@ -13,7 +20,9 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
+import queue
 import signal
 import sys
 import threading
@@ -24,7 +33,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
+
+import watchfiles
 
 from sitegen.commands.build import build
 from sitegen.load.config import base_url_problem
@@ -32,25 +43,23 @@ from sitegen.output.escape import visible
 from sitegen.load.provenance import repo_url_problem
 from sitegen.load.problems import InvalidInput
 from sitegen.commands import progress
-from sitegen.output.search import write_search_index
-from sitegen.output.write import Output, check_output_folder, is_sitegen_site
+from sitegen.output.write import check_output_folder, is_sitegen_site
 
 DEBUG_VARIABLE = "SITEGEN_DEBUG"
 
 WATCHED = ("matches", "content", "templates", "pyproject.toml")
+# Folders among WATCHED, watched with everything in them; the root itself only for its own entries.
+TREES = ("matches", "content", "templates")
+# watchfiles' debounce: a change is reported once STEP ms pass without another (at most DEBOUNCE ms).
+STEP_MS = 100
+DEBOUNCE_MS = 1600
+# The served-only address the pages' reload script asks; it answers when the build is newer
+# than the page's, or after WAIT seconds with the same build (the script then asks again).
+RELOAD = "/__sitegen/build"
+WAIT = 25.0
 
 # What ends the preview: Ctrl-C, a service manager or `kill` (SIGTERM), a closed terminal (SIGHUP).
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-# Left to finish when a stop signal comes: swapping the new site in and removing a staging
-# folder. Stopped halfway, either would leave a ._site.new-* or ._site.old-* folder behind.
-_UNINTERRUPTED = (Output.commit.__code__, Output.discard.__code__)
-# Put off a moment at a time: the search index runs Pagefind under asyncio, and a stop raised
-# inside its event loop leaves tasks and a child's pipes to be reported (with tracebacks) when
-# they are collected. The signal is sent again every RETRY seconds until the index is done.
-_DEFERRED = (write_search_index.__code__,)
-RETRY = 0.05
-
-
 class Stop(KeyboardInterrupt):
     """A stop signal, raised in the main thread where it is, so that a build in progress runs
     its cleanup (its staging folder removed) before the preview ends."""
@@ -61,30 +70,36 @@ class Stop(KeyboardInterrupt):
 
 
 class _Signals:
-    """While installed, STOP_SIGNALS raise Stop in the main thread; one that comes while a
-    build swaps its folder in or removes one is held until the build returns (``check``)."""
+    """While installed, STOP_SIGNALS raise Stop in the main thread, except while held: a build
+    holds them from just before it swaps its new site in (``_Stoppable.moving``) until it
+    returns, and the first stop holds the next ones, so that swapping a folder in or removing
+    a staging folder is never cut halfway (that would leave a ._site.new-* or ._site.old-*
+    folder behind). A held stop is raised by ``check``."""
 
     def __init__(self) -> None:
         self.pending: int | None = None
+        self.holding = False
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
-        while frame is not None:
-            if frame.f_code in _UNINTERRUPTED:
-                self.pending = self.pending or signum
-                return
-            if frame.f_code in _DEFERRED:
-                # Held: the build stops at the latest just before its swap (_Stoppable.moving).
-                self.pending = self.pending or signum
-                retry = threading.Timer(RETRY, signal.pthread_kill, (threading.main_thread().ident, signum))
-                retry.daemon = True
-                retry.start()
-                return
-            frame = frame.f_back
+        if self.holding:
+            self.pending = self.pending or signum
+            return
+        self.holding = True         # this stop is on its way out: the cleanup it runs is not cut
         raise Stop(signum)
 
     def check(self) -> None:
         if self.pending is not None:
             raise Stop(self.pending)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold stops from here to the end of the block, then raise the one that came."""
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        self.check()
 
     @contextmanager
     def installed(self) -> Iterator[None]:
@@ -93,6 +108,7 @@ class _Signals:
             yield
             return
         previous = {signum: signal.signal(signum, self.handle) for signum in STOP_SIGNALS}
+        self.pending, self.holding = None, False
         try:
             yield
         finally:
@@ -103,23 +119,81 @@ class _Signals:
 _signals = _Signals()
 
 
-def snapshot(root: Path) -> dict[str, float]:
-    """Modification times of every input file; a change in it triggers a rebuild."""
-    stamps: dict[str, float] = {}
-    for name in WATCHED:
-        path = root / name
+class _Watcher:
+    """The input's changes, as batches in ``changes``, from two watchfiles watchers in threads
+    of their own: one on the root's own entries (pyproject.toml, and the input folders made or
+    removed) and one on everything inside the input folders, started again when those come or
+    go. The output folder is never watched, wherever it is."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.changes: queue.Queue[set[tuple[watchfiles.Change, str]]] = queue.Queue()
+        self.stopped = threading.Event()
+        self._retarget = threading.Event()
+
+    def start(self) -> None:
+        for target, name in ((self._top, "sitegen-watch-root"), (self._trees, "sitegen-watch-input")):
+            threading.Thread(target=target, name=name, daemon=True).start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def _watch(self, paths: list[Path], stop, **options) -> Iterator[set[tuple[watchfiles.Change, str]]]:
         try:
-            files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()] \
-                if path.is_dir() else []
-        except OSError:     # a folder removed or made unreadable while it was listed
-            stamps[str(path)] = -1.0
-            continue
-        for f in files:
+            yield from watchfiles.watch(*paths, stop_event=stop, step=STEP_MS, debounce=DEBOUNCE_MS,
+                                        raise_interrupt=False, **options)
+        except (OSError, RuntimeError) as exc:      # e.g. no inotify watches left: poll instead
+            if options.get("force_polling") or self.stopped.is_set():
+                raise
+            _say(f"sitegen: watching {visible(str(paths[0]))} failed ({_describe(exc)}); polling it instead")
+            yield from self._watch(paths, stop, **options, force_polling=True)
+
+    def _top(self) -> None:
+        def ours(change: watchfiles.Change, path: str) -> bool:
+            return Path(path).name in WATCHED and Path(path).parent == self.root
+
+        for batch in self._watch([self.root], self.stopped, recursive=False, watch_filter=ours):
+            if any(Path(path).name in TREES for _, path in batch):
+                self._retarget.set()
+            self.changes.put(batch)
+
+    def _trees(self) -> None:
+        stop = _Either(self.stopped, self._retarget)
+        while not self.stopped.is_set():
+            self._retarget.clear()
+            trees = [self.root / name for name in TREES if (self.root / name).is_dir()]
+            if not trees:
+                stop.wait()
+                continue
+            for batch in self._watch(trees, stop):
+                self.changes.put(batch)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until a change comes (True) or ``timeout`` passes (False); the changes that came with
+        it or during the last build are taken too, so a burst gives one rebuild."""
+        try:
+            self.changes.get(timeout=timeout)
+        except queue.Empty:
+            return False
+        while True:
             try:
-                stamps[str(f)] = f.stat().st_mtime
-            except OSError:
-                pass
-    return stamps
+                self.changes.get_nowait()
+            except queue.Empty:
+                return True
+
+
+class _Either:
+    """Set when either event is; what watchfiles asks (is_set) and a wait for it."""
+
+    def __init__(self, *events: threading.Event) -> None:
+        self.events = events
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
+
+    def wait(self) -> None:
+        while not self.is_set():
+            self.events[0].wait(STEP_MS / 1000)
 
 
 class _Preview:
@@ -128,6 +202,27 @@ class _Preview:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.has_site = is_sitegen_site(out)    # a site of an earlier session is the last good one
+        # The build a page was served from: the session (a restarted preview reloads the pages
+        # of the one before) and the number of successful builds in it.
+        self._session = f"{os.getpid():x}{time.time_ns():x}"
+        self._builds = 0
+        self._changed = threading.Condition()
+
+    @property
+    def build(self) -> str:
+        return f"{self._session}.{self._builds}"
+
+    def built(self) -> None:
+        with self._changed:
+            self.has_site = True
+            self._builds += 1
+            self._changed.notify_all()
+
+    def newer_than(self, build: str, timeout: float) -> str:
+        """The current build, as soon as it is not ``build`` or once ``timeout`` has passed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.build != build, timeout)
+            return self.build
 
 
 def _say(line: str) -> None:
@@ -153,11 +248,17 @@ def _describe(exc: BaseException) -> str:
 
 
 class _Stoppable(progress.Progress):
-    """No stage lines; a stop held through the search index ends the build before its swap."""
+    """No stage lines; from the swap on, stops are held until the build returns."""
 
     def moving(self, files: int, out: Path) -> None:
-        _signals.check()
+        _signals.holding = True
         super().moving(files, out)
+
+
+def _release() -> None:
+    """The build has returned: stops are raised again, the one held first."""
+    _signals.holding = False
+    _signals.check()
 
 
 def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | None = None,
@@ -167,11 +268,11 @@ def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | 
         with progress.reporting(_Stoppable()):
             build(root, out, base_url=base_url, repo_url=repo_url)
     except InvalidInput as exc:
-        _signals.check()
+        _release()
         _failed([str(problem) for problem in exc.problems], preview)
         return False
     except Exception as exc:    # noqa: BLE001 - a preview outlives every failed build
-        _signals.check()
+        _release()
         debug = os.environ.get(DEBUG_VARIABLE) == "1"
         if debug:
             _say("".join(traceback.format_exception(exc)).rstrip("\n"))
@@ -184,22 +285,18 @@ def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | 
                     f"in your files{hint}")
         _failed([line], preview)
         return False
-    _signals.check()        # a stop held while the new site was swapped in
-    if preview is not None:
-        preview.has_site = True
+    _release()              # a stop held while the new site was swapped in
     _say(f"sitegen: rebuilt {out} at {time.strftime('%H:%M:%S')}")
+    if preview is not None:
+        preview.built()     # the open pages reload
     return True
 
 
-def watch(root: Path, out: Path, stop: threading.Event, interval: float = 0.5,
-          base_url: str | None = None, repo_url: str | None = None, preview: _Preview | None = None,
-          seen: dict[str, float] | None = None) -> None:
-    """Rebuild whenever ``snapshot(root)`` changes, from ``seen`` (default: now) on."""
-    seen = snapshot(root) if seen is None else seen
-    while not stop.wait(interval):
-        now = snapshot(root)
-        if now != seen:
-            seen = now
+def watch(watcher: _Watcher, root: Path, out: Path, base_url: str | None = None,
+          repo_url: str | None = None, preview: _Preview | None = None) -> None:
+    """Rebuild after each burst of changes, until a stop signal."""
+    while True:
+        if watcher.wait(timeout=1.0):
             rebuild(root, out, base_url, repo_url, preview)
 
 
@@ -216,6 +313,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def send_head(self):
         path = urlsplit(self.path).path
+        if path == RELOAD and self.preview is not None:
+            return self._build_answer()
         if self.prefix != "/" and path in ("/", self.prefix.rstrip("/")):
             return self._redirect(self.prefix, 302)    # the server's root and "/repo" lead to the site
         if self.preview is not None and not self.preview.has_site:
@@ -225,10 +324,32 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             local = Path(self.translate_path(inside))
             if local.is_dir() and not path.endswith("/"):
                 return self._redirect(path + "/", 301)    # a folder's address ends in "/"
+            page = local / "index.html" if local.is_dir() else local
+            if page.is_file() and page.suffix == ".html" and self.preview is not None:
+                return self._page(200, page)
             if local.is_file() or (local / "index.html").is_file():
                 self.path = inside
                 return super().send_head()
         return self._not_found()
+
+    def _build_answer(self):
+        """The build the served files are from, once it differs from ``since`` (a long poll)."""
+        since = parse_qs(urlsplit(self.path).query).get("since", [""])[0]
+        build = self.preview.newer_than(since, WAIT) if since else self.preview.build
+        return self._send(200, json.dumps({"build": build}).encode("utf-8"), "application/json",
+                          [("Cache-Control", "no-store")])
+
+    def _page(self, status: int, page: Path):
+        """An HTML page with the reload script, which only the preview adds."""
+        try:
+            body = page.read_bytes()
+        except OSError:         # swapped out by a rebuild between the look and the read
+            return self._send(503, b"Rebuilt just now: reload the page.", "text/plain")
+        build = self.preview.build
+        script = RELOADER.replace(b"BUILD", json.dumps(build).encode("ascii"))
+        end = body.rfind(b"</body>")
+        body = body + script if end < 0 else body[:end] + script + body[end:]
+        return self._send(status, body, "text/html; charset=utf-8", [("Cache-Control", "no-store")])
 
     def _redirect(self, location: str, status: int):
         self.send_response(status)
@@ -239,6 +360,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def _not_found(self):
         page = Path(self.directory) / "404.html"
+        if self.preview is not None and page.is_file():
+            return self._page(404, page)
         try:
             body, kind = page.read_bytes(), "text/html; charset=utf-8"
         except OSError:
@@ -256,6 +379,19 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
         return None
 
+
+# Added to every page the preview serves: waits for a newer build, then reloads the page.
+RELOADER = b"""<script>(function () {
+  var build = BUILD;
+  function ask() {
+    fetch("%s?since=" + encodeURIComponent(build), { cache: "no-store" })
+      .then(function (r) { return r.json(); })
+      .then(function (b) { if (b.build !== build) window.location.reload(); else ask(); },
+            function () { window.setTimeout(ask, 2000); });
+  }
+  ask();
+})();</script>
+""" % RELOAD.encode("ascii")
 
 # Every address while no site has been built yet; it reloads itself until one is.
 PLACEHOLDER = b"""<!doctype html>
@@ -309,13 +445,13 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    _signals.pending = None
     preview = _Preview(out)
+    watcher = _Watcher(root.resolve())
     # Builds run in this, the main thread, where Python delivers signals: a stop interrupts the
     # build, whose cleanup then runs. The server answers from a thread of its own.
     with _signals.installed():
         try:
-            seen = snapshot(root)       # before the build: a change made during it is rebuilt
+            watcher.start()             # before the build: a change made during it is rebuilt
             rebuild(root, out, base_url, repo_url, preview)
             effective = base_url if base_url is not None else configured_base_url(root)
             prefix = urlsplit(effective).path if effective else "/"
@@ -329,10 +465,11 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
                 print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} "
                       "(Ctrl-C to stop)", flush=True)
                 try:
-                    watch(root, out, threading.Event(), base_url=base_url, repo_url=repo_url,
-                          preview=preview, seen=seen)
+                    watch(watcher, root, out, base_url=base_url, repo_url=repo_url, preview=preview)
                 finally:
                     httpd.shutdown()
         except Stop as exc:
             print(f"sitegen: stopped ({signal.Signals(exc.signum).name})", file=sys.stderr)
+        finally:
+            watcher.stop()
     return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Any
 
@@ -88,14 +87,6 @@ def results_url(lv: LeagueView, number: int) -> str:
 def games_url(player: PlayerView, number: int) -> str:
     """A player's games, newest first: the first page is the player's own page."""
     return player.url if number == 1 else f"{player.url}games/{number}/"
-
-
-@functools.cache
-def vega_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed in one file, served by the site itself (no CDN)."""
-    import vl_convert
-
-    return vl_convert.javascript_bundle()
 
 
 def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
@@ -224,7 +215,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     try:
         write_search_index(leagues, output)
     except SearchIndexError as exc:
-        raise InvalidInput([Problem("pagefind", message=f"the search index could not be built: {exc}")]) from None
+        raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None
     write_feeds(leagues, settings, base, output)
     write_sitemap(sitemap, base, output)
     write_robots(base, output)
@@ -235,4 +226,3 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             for f in sorted(assets.rglob("*")):
                 if f.is_file():
                     output.add(f"assets/{f.relative_to(assets).as_posix()}", f.read_bytes(), replace=True)
-    output.add("assets/vega.js", vega_bundle())

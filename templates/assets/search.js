@@ -1,7 +1,7 @@
-// The search page: asks the site's own Pagefind index (pagefind/, written at build time)
-// and lists the players and matches found. Pagefind is imported only once there is
-// something to search. Every text from the index is set with textContent: names may
-// hold markup, quotes or "</script>", and none of it may ever become HTML.
+// The search page: asks the site's own search index (search/index/, written at build time)
+// and lists the leagues, players and matches found. Only the files a query needs are
+// fetched, once something is searched. Every text from the index is set with textContent:
+// names may hold markup, quotes or "</script>", and none of it may ever become HTML.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -10,6 +10,7 @@
   // The site's root is the folder above assets/: record URLs are relative to it, so the
   // site works under any sub-path.
   var root = new URL("../", script.src);
+  var base = new URL("search/index/", root);
   var input = form.querySelector("input[name=q]");
   var kind = form.querySelector("select[name=kind]");
   var league = form.querySelector("select[name=league]");
@@ -17,42 +18,103 @@
   var list = document.getElementById("search-results");
   var more = document.getElementById("search-more");
   var PAGE = 20;
-  var KINDS = { player: "Player", match: "Match" };
-  var pagefind = null;     // the promise of the imported module
+  var KINDS = { player: "Player", league: "League", match: "Match" };
+  var ORDER = ["player", "league", "match"];     // a name's own page before the matches naming it
+  var manifest = null;     // the promise of manifest.json
+  var files = {};          // promises of the fetched shards and record chunks, by path
   var current = 0;         // the latest search; an older one's answer is dropped
-  var found = [];          // the latest search's results, not yet shown past `shown`
+  var found = [];          // the latest search's record numbers, not yet shown past `shown`
   var shown = 0;
 
-  function load() {
-    if (!pagefind) {
-      pagefind = import(new URL("pagefind/pagefind.js", root).href).then(function (module) {
-        return module.init().then(function () { return module; });
+  function fetchJSON(path) {
+    if (!files[path]) {
+      files[path] = fetch(new URL(path, base).href).then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status + " for " + path);
+        return r.json();
       });
+      files[path].catch(function () { delete files[path]; });   // tried again next time
     }
-    return pagefind;
+    return files[path];
+  }
+
+  function load() {
+    if (!manifest) {
+      manifest = fetchJSON("manifest.json").then(function (m) {
+        if (m.format !== 1) throw new Error("unknown search index format " + m.format);
+        m.keySet = new Set(m.keys);
+        return m;
+      });
+      manifest.catch(function () { manifest = null; });
+    }
+    return manifest;
   }
 
   function say(text) { status.textContent = text; }
 
+  // As the index splits texts (sitegen/output/search.py, words()): NFKC, lower case, runs of
+  // letters, marks and digits.
   function words(q) {
-    return q.replace(/[^\p{L}\p{M}\p{N}\s]+/gu, " ").replace(/\s+/g, " ").trim();
+    return q.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) || [];
   }
 
-  function filters() {
-    var f = {};
-    if (kind && kind.value) f.kind = kind.value;
-    if (league && league.value) f.league = league.value;
-    return f;
+  function hex(text) {
+    return Array.from(new TextEncoder().encode(text), function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
   }
 
-  // Players first, then matches: a name's own page ranks above the matches that name it.
-  function find(module, q) {
-    var f = filters();
-    var kinds = f.kind ? [f.kind] : ["player", "match"];
-    return Promise.all(kinds.map(function (k) {
-      return module.search(q, { filters: Object.assign({}, f, { kind: k }) });
-    })).then(function (answers) {
-      return answers.reduce(function (all, answer) { return all.concat(answer ? answer.results : []); }, []);
+  // The record numbers of one query word: every indexed word it begins (a word of one
+  // character: only that word, which has its own shard).
+  function numbersOf(m, word) {
+    var key = Array.from(word).slice(0, m.key_chars).join("");
+    if (!m.keySet.has(key)) return Promise.resolve(new Set());
+    return fetchJSON("words/" + hex(key) + ".json").then(function (shard) {
+      var out = new Set();
+      Object.keys(shard).forEach(function (w) {
+        if (w.startsWith(word)) {
+          var n = 0;
+          shard[w].forEach(function (d) { n += d; out.add(n); });
+        }
+      });
+      return out;
+    });
+  }
+
+  function kindOf(lg, n) {
+    for (var i = 0; i < ORDER.length; i++) {
+      var r = lg[ORDER[i]];
+      if (n >= r[0] && n < r[1]) return ORDER[i];
+    }
+    return null;
+  }
+
+  // Every record holding all the query's words, in the filters, players first, then leagues,
+  // then matches newest first.
+  function find(m, q) {
+    var ws = Array.from(new Set(words(q)));
+    if (!ws.length) return Promise.resolve([]);
+    return Promise.all(ws.map(function (w) { return numbersOf(m, w); })).then(function (sets) {
+      sets.sort(function (a, b) { return a.size - b.size; });
+      var hits = [];
+      sets[0].forEach(function (n) {
+        if (sets.every(function (s) { return s.has(n); })) hits.push(n);
+      });
+      var wantKind = kind && kind.value;
+      var wantLeague = league && league.value;
+      var out = [];
+      hits.forEach(function (n) {
+        var lg = m.leagues.find(function (l) { return n >= l.league[0] && n < l.match[1]; });
+        if (!lg) return;
+        var k = kindOf(lg, n);
+        if (!k || (wantKind && k !== wantKind) || (wantLeague && lg.slug !== wantLeague)) return;
+        out.push({ n: n, kind: k, league: lg.name });
+      });
+      out.sort(function (a, b) {
+        var byKind = ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind);
+        if (byKind) return byKind;
+        return a.kind === "match" ? b.n - a.n : a.n - b.n;
+      });
+      return out;
     });
   }
 
@@ -66,48 +128,53 @@
     window.history.replaceState(null, "", url.href);
   }
 
-  function item(data) {
-    var href = new URL(data.raw_url || data.url, root);
+  function item(hit, record) {
+    var href = new URL(record[0], root);
     if (href.origin !== root.origin) return null;   // only pages of this site
-    var meta = data.meta || {};
     var li = document.createElement("li");
     li.className = "search-result";
     var a = document.createElement("a");
     a.href = href.href;
-    a.textContent = meta.title || data.raw_url;
+    a.textContent = record[1] || record[0];
     var tags = document.createElement("span");
     tags.className = "search-tags";
     var k = document.createElement("span");
-    k.className = "search-kind " + (meta.kind === "player" ? "is-player" : "is-match");
-    k.textContent = KINDS[meta.kind] || meta.kind || "";
+    k.className = "search-kind is-" + hit.kind;
+    k.textContent = KINDS[hit.kind];
     tags.appendChild(k);
-    if (meta.league) {
+    if (hit.kind !== "league") {
       var lg = document.createElement("span");
       lg.className = "search-league";
-      lg.textContent = meta.league;
+      lg.textContent = hit.league;
       tags.appendChild(lg);
     }
     li.appendChild(a);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(tags);
-    if (meta.detail) {
+    if (record[2]) {
       var p = document.createElement("p");
       p.className = "meta";
-      p.textContent = meta.detail;
+      p.textContent = record[2];
       li.appendChild(p);
     }
     return li;
   }
 
-  // The next PAGE results, once their data has arrived; the first batch replaces the list.
+  // The next PAGE results, once their record chunks have arrived; the first batch replaces the list.
   function showMore(id, first) {
     var batch = found.slice(shown, shown + PAGE);
-    return Promise.all(batch.map(function (r) { return r.data(); })).then(function (datas) {
+    return load().then(function (m) {
+      return Promise.all(batch.map(function (hit) {
+        return fetchJSON("records/" + Math.floor(hit.n / m.chunk) + ".json").then(function (chunk) {
+          return chunk[hit.n % m.chunk];
+        });
+      }));
+    }).then(function (records) {
       if (id !== current) return false;
       if (first) list.replaceChildren();
       shown += batch.length;
-      datas.forEach(function (data) {
-        var li = item(data);
+      records.forEach(function (record, i) {
+        var li = record && item(batch[i], record);
         if (li) list.appendChild(li);
       });
       more.hidden = shown >= found.length;
@@ -125,15 +192,9 @@
       say("");
       return Promise.resolve();
     }
-    if (!pagefind) say("Loading the search index\u2026");
-    return load().then(function (module) {
-      return find(module, q).then(function (results) {
-        // Pagefind drops punctuation inside a query word ("${alert(1)}" becomes "alert1")
-        // but splits words at it when indexing: nothing found, try the words alone.
-        var plain = words(q);
-        if (results.length || !plain || plain === q) return results;
-        return find(module, plain);
-      });
+    if (!manifest) say("Loading the search index\u2026");
+    return load().then(function (m) {
+      return find(m, q);
     }).then(function (results) {
       if (id !== current) return;
       found = results;
