@@ -2,26 +2,9 @@
 
 Every prediction is made before its match from the ratings held then, and is scored
 against what happened by log loss and Brier score, over the whole history and per
-calendar year of ``played`` (UTC). What one prediction is depends on the system:
-
-- lunaro, elo: one per match, the first listed player's ``expected`` and ``score``
-  exactly as changes.csv holds them (so whatever the system puts into E, home
-  advantage included, is what is scored).
-- placement: one per pair of players of a match, the better placed one's
-  E = 1 / (1 + 10^((R_j - R_i)/400)) from the ratings before the match, against
-  S = 1; on a tie the earlier listed player of the two is the one predicted, S = 0.5.
-- glicko2: one per pair of players of a match (each unordered pair once; A the
-  earlier listed), A's E(mu, mu_j, phi_j) from the values both held at the start of
-  the rating period (those the period's update used), against A's battle score after
-  the league's score transform.
-- openskill: one per pair of teams of a match (each unordered pair once), the better
-  placed team's win probability by the package's own ``predict_win`` of the two teams,
-  from every player's mu and sigma held before the match (sigma before tau is added),
-  with the league's model parameters, against S = 1; on a tie the earlier listed team
-  of the two is the one predicted, S = 0.5. A team is named by its players joined with
-  " & " (the baselines' plain Elo rates that line-up as one side).
-
-arena rates no pairs and predicts nothing, so it has no accuracy.csv.
+calendar year of ``played`` (UTC). What one prediction is depends on the system, and each
+system says it: its ``pair_forecasts`` (sitegen/rating/<system>.py) yields them and its
+``prediction_text`` words them. A system that predicts no pairs has no accuracy.csv.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def standings_table(rated: RatedLeague) -> Table:
 def ledger_terms(system) -> tuple[str, ...]:
     """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
     than the pages show (elo's challenger, home, ...), else its ``terms``."""
-    return getattr(system, "ledger_terms", system.terms)
+    return system.ledger_terms or system.terms
 
 
 def changes_table(rated: RatedLeague) -> Table:

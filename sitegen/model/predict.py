@@ -9,25 +9,9 @@ Two halves that must agree to the last digit that matters:
   engine's own functions (sitegen/rating/*.py), for the player pages' list against
   the ten nearest-rated players, which needs no script.
 
-What a prediction assumes, per system (the spec pages say it too):
-
-- lunaro: the next match at the pings given (both 0 on the player pages); the change is
-  shown at a 20-0 win, equal goals and a 0-20 loss, and at any score the reader enters.
-- elo: neutral ground unless a home side is chosen, the first player the challenger,
-  weight 1, and a margin of 1 point for a win (0 for a draw) when the league uses a margin
-  rule; a player whose last match was in an earlier season than the league's last is
-  reverted first, as the engine would at a next match without a ``season``.
-- placement: one lobby, every player a different place (a two-player lobby on the pages).
-- glicko2: one match of the players in the rating period after the league's last, so
-  each player enters with the RD the standings show (grown for the periods sat out).
-- openskill: one match of the two as teams of one, at the league's model parameters
-  (tau added to sigma first, as at every match); E is the package's ``predict_win``, a
-  chance of winning, and each result's mu, sigma and ordinal mu - 3 sigma are the
-  package's ``rate`` of that match (win: places 1, 2; draw: 1, 1; loss: 2, 1).
-- arena: its rating is a mean of game ratings and predicts no pairs: no predictor.
-
-None of the first four is a win probability: E is an expected score (a draw counts a half; for
-lunaro it is an expected share of the goals, for glicko2 of the battle score).
+What a prediction assumes is each system's own (its ``predict_pair`` in
+sitegen/rating/<system>.py, and the spec pages say it too); a system that predicts no
+pairs has no predictor.
 """
 
 from __future__ import annotations

@@ -94,7 +94,8 @@ class Rater(Protocol):
     """Rating a history: a pure function of the matches in history order."""
 
     name: ClassVar[str]
-    terms: ClassVar[tuple[str, ...]]            # the extra columns of changes.csv
+    terms: ClassVar[tuple[str, ...]]            # the numbers a page shows beside each change
+    ledger_terms: ClassVar[tuple[str, ...]]     # changes.csv's extra columns; () for ``terms``
     standing_terms: ClassVar[tuple[str, ...]]   # extra columns of standings.csv (rd, volatility)
     integer_ratings: ClassVar[bool]             # ratings are whole numbers (written without decimals)
     has_periods: ClassVar[bool]                 # one event may rate several matches (a rating period)
@@ -234,6 +235,7 @@ class MatchSystem:
     params: ClassVar[tuple[Param, ...]] = ()
     fields: ClassVar[tuple[Field, ...]] = ()
     terms: ClassVar[tuple[str, ...]] = ()
+    ledger_terms: ClassVar[tuple[str, ...]] = ()
     term_labels: ClassVar[Mapping[str, str]] = {}
     standing_decimals: ClassVar[Mapping[str, int]] = {}
     example: ClassVar[Example]
