@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
