@@ -20,7 +20,6 @@ from sitegen.model.groupings import next_groupings
 from sitegen.model.views import LeagueView, Link
 from sitegen.model.pools import Pool, opponent_pools
 from sitegen.rating.base import expected, toml_text
-from sitegen.rating.glicko2 import Glicko, expected_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +181,9 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
     matchups: list[Matchup] = []
     if "next" in system.ledger_tables:
         for g in next_groupings(rated, roster):
-            values = [(links[m.name], Glicko(m.rating, m.rd, 0.0)) for m in g.members]
+            values = [(links[m.name], (m.rating, m.rd)) for m in g.members]
             pairings = tuple(
-                Pairing(la, lb, 100.0 * expected_score(va, vb), 100.0 * expected_score(vb, va))
+                Pairing(la, lb, 100.0 * system.matchup_expected(va, vb), 100.0 * system.matchup_expected(vb, va))
                 for (la, va), (lb, vb) in combinations(values, 2))
             matchups.append(Matchup(g.region, g.tier, tuple(World(links[m.name], m.rating) for m in g.members),
                                     pairings))

@@ -338,9 +338,9 @@ class Elo(MatchSystem):
                                     "reverted_from": reverted.get(b)}),
         ]
         after: dict[str, EloState] = {}
-        for c in changes:
+        for c, r in zip(changes, (ra, rb)):
             held = before[c.player].master
-            reached = c.before >= self.master_rating if held is None else held
+            reached = r >= self.master_rating if held is None else held
             after[c.player] = EloState(c.after, before[c.player].games + 1,
                                        reached or c.after >= self.master_rating, season)
         return round.event(changes), after

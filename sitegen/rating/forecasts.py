@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from sitegen.rating.values import RatingEvent
 
@@ -72,5 +73,7 @@ def first_listed(events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
     its ``expected`` and ``score`` exactly as changes.csv holds them."""
     for event in events:
         first, second = event.changes[0], event.changes[1]
-        yield PairForecast(event.played.year, float(first.terms["expected"]), float(first.terms["score"]),
+        # Both terms are numbers in every change of a two-player system that predicts.
+        yield PairForecast(event.played.year, float(cast(float, first.terms["expected"])),
+                           float(cast(float, first.terms["score"])),
                            first.player, second.player, event.key)

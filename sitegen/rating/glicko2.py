@@ -368,8 +368,8 @@ class Glicko2(MatchSystem):
              ) -> tuple[RatingEvent, dict[str, tuple[Glicko, int | None]]]:
         key, index, group = round.key, round.index, round.matches
         entering: dict[str, Glicko] = {}        # first appearance order in the period
-        for name, (value, last) in before.items():
-            entering[name] = value if last is None else idle(value, index - last - 1)
+        for name, (held, last) in before.items():
+            entering[name] = held if last is None else idle(held, index - last - 1)
         results: dict[str, list[tuple[Glicko, float]]] = {name: [] for name in entering}
         battles: list[Battle] = []
         games: dict[str, int] = {}
@@ -517,6 +517,10 @@ class Glicko2(MatchSystem):
         return ("{name}'s expected battle score against the {count} players rated nearest, and the change to "
                 "{name}'s rating each result would bring (one match in the next rating period; all, equal and "
                 "none: battle scores 1, ½ and 0)." + EXPECTED_NOTE + ".")
+
+    def matchup_expected(self, a: tuple[float, float | None], b: tuple[float, float | None]) -> float:
+        """E of a's battle against b, each (rating, RD) as next.csv groups them (volatility plays no part)."""
+        return expected_score(Glicko(a[0], a[1] or 0.0, 0.0), Glicko(b[0], b[1] or 0.0, 0.0))
 
     def strength(self, standing: Standing | None, ping: float) -> Strength:
         """Glicko-2's E: the slope is g of the player's own RD (as the opponent's) per point."""

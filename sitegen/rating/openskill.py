@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.base import (
-    Change, Example, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
+    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
     count, is_number, last_ratings, listing, parse_entries, positive, rating_value, unknown_key, value_text,
     RATING_ALLOWED,
 )
@@ -117,7 +117,7 @@ class OpenSkill(MatchSystem):
         Param("limit_sigma", False, lambda v: isinstance(v, bool), "true or false",
               "openskill's option: true keeps sigma from growing in a match (tau cannot add to it)."),
     )
-    fields: ClassVar = ()
+    fields: ClassVar[tuple[Field, ...]] = ()
     example: ClassVar[Example] = Example(
         players=(2, None), entry={}, teams=True, team_key="place",
         rules=("teams are ranked by place: 1 for the winners, equal places tie",
@@ -355,8 +355,8 @@ class OpenSkill(MatchSystem):
             for i in range(n):
                 for j in range(i + 1, n):
                     a, b = (j, i) if places[j] < places[i] else (i, j)
-                    e = float(model.predict_win([skills[a], skills[b]])[0])
-                    yield PairForecast(m.played.year, e, 0.5 if places[i] == places[j] else 1.0,
+                    win = float(model.predict_win([skills[a], skills[b]])[0])
+                    yield PairForecast(m.played.year, win, 0.5 if places[i] == places[j] else 1.0,
                                        names[a], names[b], m.id)
 
     def predictor_states(self, matches: Sequence[Match], events: Sequence[RatingEvent],

@@ -280,9 +280,9 @@ def placement_replays(system: Placement, matches: Sequence[Match],
     rows = np.arange(count)[:, None]
     diag = np.arange(width)
     for t in range(order.shape[1]):
-        m = order[:, t]
-        w = int(size[m].max())                        # resamples are sorted: similar matches at a step
-        cols = who[m, :w]                             # (resamples, w)
+        picked = order[:, t]
+        w = int(size[picked].max())                        # resamples are sorted: similar matches at a step
+        cols = who[picked, :w]                             # (resamples, w)
         real = cols != pad
         r = ratings[rows, cols]
         # 1 / (1 + 10^((R_j - R_i)/400)) = q_i / (q_i + q_j), q = 10^((R - top)/400): n
@@ -295,8 +295,8 @@ def placement_replays(system: Placement, matches: Sequence[Match],
         expected = win.sum(axis=2)
         k = system.k_of(r.ravel()).reshape(r.shape)
         if system.normalize:
-            k = k / (size[m] - 1)[:, None]
-        after = np.maximum(float(system.floor), r + k * (score[m, :w] - expected))
+            k = k / (size[picked] - 1)[:, None]
+        after = np.maximum(float(system.floor), r + k * (score[picked, :w] - expected))
         ratings[rows, cols] = np.where(real, after, r)
         seen[rows, cols] |= real
     out: dict[str, list[float]] = {}

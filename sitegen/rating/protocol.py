@@ -19,6 +19,7 @@ from sitegen.rating.forecasts import PairForecast, PairPrediction
 from sitegen.rating.replay import Round, replay, single_rounds
 from sitegen.rating.values import Match, ParsedMatch, RatingEvent, Reporter, Standing, last_ratings
 from sitegen.rating.wording import value_text
+from sitegen.rating.words import first_of, versus
 
 # What every expected score (not a chance of winning) is told with.
 EXPECTED_NOTE = " An expected score is not a chance of winning: a draw counts a half"
@@ -201,6 +202,10 @@ class Forecaster(Protocol):
         """A player as matchmaking compares them; a new player when ``standing`` is None."""
         ...
 
+    def matchup_expected(self, a: tuple[float, float | None], b: tuple[float, float | None]) -> float:
+        """E of a against b, each (rating, RD or None), for a next matchup's table."""
+        ...
+
     # The predictor's words and form. Texts are the site's own HTML text (no markup, not
     # escaped again); ``nearest_text`` holds {name} and {count} for the player and how many.
     predicts_chance: ClassVar[bool]         # E is a chance of winning, not an expected score
@@ -310,7 +315,6 @@ class MatchSystem:
     # How a match reads to people: a title from its players and result, and one player's
     # result in a few characters. Each system says it its own way; these are the plain forms.
     def headline(self, match: Match) -> str:
-        from sitegen.rating.words import versus
         return versus(match.players)
 
     def result(self, match: Match, index: int) -> str:
@@ -319,7 +323,6 @@ class MatchSystem:
 
     def summary(self, match: Match, names: Sequence[str]) -> str:
         """A system without a short form: each player's own numbers, as the match pages word them."""
-        from sitegen.rating.words import first_of
         return first_of([f"{names[i]} ({self.describe(entry)})" for i, entry in enumerate(match.entries)])
 
     @classmethod
@@ -349,6 +352,11 @@ class MatchSystem:
                      home: str | None = None, challenger: str | None = None,
                      margin: float = 1.0) -> PairPrediction:
         raise ValueError(f"{self.name} predicts no pairs")
+
+    def matchup_expected(self, a: tuple[float, float | None], b: tuple[float, float | None]) -> float:
+        """The plain form: the 400-point logistic of the two ratings."""
+        from sitegen.rating.base import expected
+        return expected(a[0], b[0])
 
     predicts_chance: ClassVar[bool] = False
     no_predictor_text: ClassVar[str] = ("This league's system says nothing about how two players would fare "

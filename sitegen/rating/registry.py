@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from sitegen.rating.protocol import System
 
-T = TypeVar("T")
+# Bound to the Protocol: a type checker holds every registered class to all of System.
+SystemT = TypeVar("SystemT", bound="System")
 
 SYSTEMS: dict[str, type[System]] = {}
 
 
-def register(cls: T) -> T:
+def register(cls: type[SystemT]) -> type[SystemT]:
     """Add a system class to SYSTEMS under its ``name`` (CONTRACT section 2 `system`)."""
-    SYSTEMS[getattr(cls, "name")] = cls  # type: ignore[assignment]
+    SYSTEMS[cls.name] = cls
     return cls
