@@ -2,8 +2,9 @@
 
 The parts live in their own modules: ``values`` (matches, changes, events), ``fields``
 (parameters, player fields, parsing), ``wording`` (values and keys in messages),
-``protocol`` (what the pipeline needs of a system), ``words`` (match titles) and
-``replay`` (the one walk through a history). They are re-exported here.
+``protocol`` (what the pipeline needs of a system) and ``words`` (match titles), all
+re-exported here; ``replay`` (the one walk through a history) and ``registry`` (SYSTEMS)
+are imported from their own modules.
 """
 
 from __future__ import annotations
