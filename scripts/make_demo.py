@@ -125,7 +125,7 @@ Knightmare|NA|xbox; Rook & Roll|EU|ps; Ħamrun Hammer|EU|pc; Ξένια|EU|pc; I
 Chloé|EU|switch; Hà My|ASIA|switch; Mateus|SA|ps; Pérez-Ortiz|SA|pc; Æthelred|EU|xbox; Íñigo|EU|-;
 İpek|EU|pc; ミカ|ASIA|switch; 陈静|ASIA|pc; Ngaio|OCE|pc; Tāne|OCE|-; D'Artagnan|EU|xbox; El Niño|SA|ps
 """)
-# Battle Royale: a pool of its own, with platform queues (seed 002, "Platform mode").
+# Battle Royale: a pool of its own, with platform queues (the battle-royale rating proposal, "Platform mode").
 BR_PROFILES = profiles("""
 Quokka Prime|OCE; Nachtfalke|EU; Zéphyrine|EU; Dropzone Dave|NA; Кирпич|EU; Loot Llama|SA;
 Høvding|EU; Pixel Pirate|NA; Glide Guru|ASIA; Mœbius|EU; Storm Chaser|NA; Bushwhacker|OCE;
@@ -141,12 +141,12 @@ Drift King|NA; Echo Seven|NA; Dunebuggy|OCE; Frostbyte|EU""", "xbox") + profiles
 Mushroom Mo|NA; 桜井 蓮|ASIA; Tiny Tim|EU; Pocket Rocket|NA; Leaf Blower|OCE; Ünal|EU; Shell Shock|NA;
 Bubblegum|ASIA; Sprout|EU; Marisol|SA; Comet Kid|NA; Frosty|EU; Pip|OCE; Jellybean|NA; Nuée|EU;
 Dōjō Dan|ASIA; Pancake|NA; Wobble|EU; Sir Squish|NA; Lumen|SA""", "switch")
-# World vs World: the worlds are the players (seed 003); a world is on PC in one region.
+# World vs World: the worlds are the players (Guild Wars 2's rating); a world is on PC in one region.
 WVW_PROFILES = profiles("""
 Stormwatch Bastion|NA; Ironmarch Vale|NA; Serpent's Reach|NA; Ember Tide|NA; Shiverwind Gate|NA;
 Maguuma Deep|NA; Ashford Crossing|EU; Drakkar Hollow|EU; Vigil's Rest|EU; Bärenfels [DE]|EU;
 Lac d'Émeraude [FR]|EU; Costa de Niebla [SP]|EU""", "pc")
-# Arena: Halo: Reach on the Xbox 360 (seed 004).
+# Arena: Halo: Reach on the Xbox 360 (the Halo: Reach arena rating).
 ARENA_PROFILES = profiles("""
 Plasma Pete|NA; ThrusterPack|NA; Kat Lynx|EU; Grenade Jumper|NA; Armor Lock Larry|NA; Ørjan|EU;
 Élodie|EU; DMR Dana|NA; Needler Ned|NA; Jetpack Jo|OCE; Bloom Doom|NA; Sprint Sarge|NA;

@@ -1,4 +1,4 @@
-"""Simulate the queue of seed 002 and compare `sitegen matchmake`'s lobbies with FIFO and sort-and-slice.
+"""Simulate the battle-royale queue and compare `sitegen matchmake`'s lobbies with FIFO and sort-and-slice.
 
 A seeded population with a hidden true skill, a ping and a platform queues as a Poisson
 process; every TICK seconds the queue is matched, each lobby plays a game whose places
@@ -37,7 +37,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sitegen.commands.matchmake import LN10_400, Settings, Skill, Ticket, form_lobbies  # noqa: E402
+from sitegen.commands.matchmake import Settings, Skill, Ticket, form_lobbies  # noqa: E402
+from sitegen.rating.base import LN10_400  # noqa: E402
 from sitegen.rating.elo import new_ratings  # noqa: E402
 
 EPOCH = datetime(2026, 3, 1, tzinfo=timezone.utc)

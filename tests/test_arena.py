@@ -1,4 +1,4 @@
-"""The `arena` system (docs/curators, seed 004_28c9f0a84e008808.txt).
+"""The `arena` system (docs/curators, the Halo: Reach arena rating).
 
 The seed's worked example: 4 players a team, 50 kills to win; the player made
 21 kills, 7 deaths and 5 assists and their team won.

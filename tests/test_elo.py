@@ -1,4 +1,4 @@
-"""The `elo` system (docs/curators, seed 001_41bcfd1597e08275.txt).
+"""The `elo` system (docs/curators, the ranked-battle rating method).
 
 The seed's worked example: A (1500) instigates a match against B (1600) with
 K = 20. E_A = 1 / (1 + 10^((1600 - 1500) / 400)) = 1 / (1 + 10^0.25) = 0.359935

@@ -1,4 +1,4 @@
-"""The `glicko2` system (docs/curators, seed 003_332138628ebc1034.txt, Glickman's paper).
+"""The `glicko2` system (docs/curators, the World vs World rating of Guild Wars 2, Glickman's paper).
 
 Glickman's worked example ("Example of the Glicko-2 system", steps 1-8): a player
 at 1500 / RD 200 / volatility 0.06 beats an opponent at 1400 / 30, loses to one

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from sitegen.model.board import build_board
 from sitegen.commands.build import build, check, rate
 from sitegen.model.history import rate_league
+from sitegen.rating.placement import placement_replays
 from sitegen.model.honest import (
-    bootstrap, grouped_ranks, percentile_interval, placement_replays, resamples, seed_of,
+    bootstrap, grouped_ranks, percentile_interval, resamples, seed_of,
 )
 from sitegen.model.views import league_view
 

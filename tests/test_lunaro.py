@@ -1,4 +1,4 @@
-"""The `lunaro` system (docs/curators, seed 000_13c2659b4c84b7a2.txt).
+"""The `lunaro` system (docs/curators, the Lunaro rating specification).
 
 Hand-worked example (K = 50, both players at rank 1500):
   a is the host (ping 0) and wins 22-19; b plays at ping 180.

@@ -1,4 +1,4 @@
-"""`sitegen matchmake` (spec/matchmaking, seed 002): lobbies from a queue file.
+"""`sitegen matchmake` (spec/matchmaking, the battle-royale rating proposal): lobbies from a queue file.
 
 End to end on small sites (exit codes, CSV and JSON, every problem of a bad queue file with
 its line and field), the league's own expected scores, and property tests of the lobbies:

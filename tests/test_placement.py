@@ -1,4 +1,4 @@
-"""The `placement` system (docs/curators, seed 002_4830abbe64cf75eb.txt, "Elo implementation").
+"""The `placement` system (docs/curators, the battle-royale rating proposal, "Elo implementation").
 
 Hand-worked example, default parameters (initial 0, floor 0, K 32 below 2100).
 

@@ -309,71 +309,10 @@ def _settings(a: LeagueConfig, b: LeagueConfig) -> tuple[str, ...]:
 
 # --- a match's players and result, compactly -------------------------------------------------
 
-LOBBY = 3          # a lobby shows its first three (players or teams), then "+N more"
-_ELO_SCORE = {1: "1", 0.5: "½", 0: "0"}
-
-
-def _amount(value: float | int) -> str:
-    """A score as its match file gave it: 310, not 310.0; 1,200.5 grouped."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return f"{value:,}"
-
-
-def _first(items: list[str], noun: str = "") -> str:
-    """The first LOBBY items, then "+N more" for the rest."""
-    shown = items[:LOBBY]
-    if len(items) > LOBBY:
-        shown.append(f"+{len(items) - LOBBY} more{noun}")
-    return ", ".join(shown)
-
-
 def result(m: Match, system: Any, names: Callable[[str], str] = str) -> str:
-    """Who played and how it ended, in one line, by the league's system: elo "Ann 1–0 Bo" (½–½
-    a draw), lunaro "Ann 20–3 Bo" (goals), placement "1. Ann, 2. Bo, 3. Cy, +2 more", glicko2
-    "Ann 310, Bo 290" (scores, highest first), arena "team 1 (Ann, Bo) beat team 2 (Cy, Dan);
-    kills 25–18". Lobbies and teams show their first three. ``names`` escapes each name; the
-    rest of the line is fixed text and numbers."""
-    who = [names(n) for n in m.players]
-    e = m.entries
-    kind = system.name
-    if kind == "elo" and len(e) == 2:
-        return f"{who[0]} {_ELO_SCORE[e[0]['score']]}–{_ELO_SCORE[e[1]['score']]} {who[1]}"
-    if kind == "lunaro" and len(e) == 2:
-        return f"{who[0]} {e[0]['goals']}–{e[1]['goals']} {who[1]}"
-    if kind == "placement":
-        order = sorted(range(len(e)), key=lambda i: e[i]["place"])      # stable: a tie as listed
-        return _first([f"{e[i]['place']}. {who[i]}" for i in order])
-    if kind == "glicko2":
-        order = sorted(range(len(e)), key=lambda i: -e[i]["score"])
-        return _first([f"{who[i]} {_amount(e[i]['score'])}" for i in order])
-    if kind == "openskill":
-        sides: dict[int, list[int]] = {}
-        for i, entry in enumerate(e):
-            sides.setdefault(entry["team"], []).append(i)
-        ranked = sorted(sides, key=lambda t: (e[sides[t][0]]["place"], t))   # a tie as listed
-        def side(members: list[int]) -> str:      # "Ann & Bo": the commas part the teams
-            names = [who[i] for i in members]
-            return " & ".join(names if len(names) <= LOBBY else names[:LOBBY] + [f"{len(names) - LOBBY} more"])
-
-        return _first([f"{e[sides[t][0]]['place']}. {side(sides[t])}" for t in ranked], " teams")
-    if kind == "arena":
-        teams: dict[int, list[int]] = {}
-        for i, entry in enumerate(e):
-            teams.setdefault(entry["team"], []).append(i)
-        # The winners first, then the others as the file lists them.
-        order = sorted(teams, key=lambda t: (not e[teams[t][0]]["won"], t))
-        solo = all(len(members) == 1 for members in teams.values())
-
-        def team(t: int) -> str:
-            members = _first([who[i] for i in teams[t]])
-            return members if solo else f"team {t} ({members})"
-
-        shown = order[:LOBBY]
-        losers = [team(t) for t in shown[1:]]
-        if len(order) > LOBBY:
-            losers.append(f"+{len(order) - LOBBY} more teams")
-        kills = "–".join(str(sum(e[i]["kills"] for i in teams[t])) for t in shown)
-        return f"{team(order[0])} beat {', '.join(losers)}; kills {kills}"
-    # A system without a short form: each player's own numbers, as the match pages word them.
-    return _first([f"{who[i]} ({system.describe(entry)})" for i, entry in enumerate(e)])
+    """Who played and how it ended, in one line, by the league's system (its ``summary``): elo
+    "Ann 1–0 Bo" (½–½ a draw), lunaro "Ann 20–3 Bo" (goals), placement "1. Ann, 2. Bo, 3. Cy, +2
+    more", glicko2 "Ann 310, Bo 290" (scores, highest first), arena "team 1 (Ann, Bo) beat team 2
+    (Cy, Dan); kills 25–18". Lobbies and teams show their first three. ``names`` escapes each name;
+    the rest of the line is fixed text and numbers."""
+    return system.summary(m, [names(n) for n in m.players])

@@ -1,4 +1,4 @@
-"""`sitegen matchmake`: lobbies from a queue of tickets (spec/matchmaking, seed 002).
+"""`sitegen matchmake`: lobbies from a queue of tickets (spec/matchmaking, the battle-royale rating proposal).
 
 The seed's battle-royale proposal ("Elo implementation", "Rank compare", "Latency
 compare", "Platform mode"): players wait in a priority queue ordered by how long they
@@ -32,8 +32,6 @@ from sitegen.load.site import (NESTING, READING_STOPS, TomlFile, deep_bracket, d
                                explain_syntax_error, nesting)
 from sitegen.load.problems import InvalidInput, Problems
 from sitegen.rating.base import check_name, is_int, is_number, normalize_name, unknown_key, value_text
-from sitegen.rating.glicko2 import SCALE, g
-from sitegen.rating.lunaro import ability
 from sitegen.load.validate import to_utc
 
 # --- the queue file -----------------------------------------------------------------
@@ -256,7 +254,6 @@ def parse_queue(f: TomlFile, roster: Roster, problems: Problems) -> Queue | None
 
 # --- rank compare: the league's own expected scores ---------------------------------------
 
-LN10_400 = math.log(10.0) / 400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,52 +285,22 @@ class Skill:
         return np.abs(self.expected(a, b) - self.expected(b, a))
 
 
-# arena has no initial rating and no expected score of its own (*interpretation*): a new
-# player counts as 1000, the game rating of a neutral game (raw 0, winning team), and two
-# ratings are compared on the 400-point logistic, as if the rating were an Elo rating.
-ARENA_NEW = 1000.0
-
-
 def skill(config: LeagueConfig, standings: dict[str, Any], tickets: Sequence[Ticket]) -> Skill:
     """The ratings of the tickets' players and the system's expected-score terms.
 
     ``standings`` maps a player to their Standing in the rated league; a name not in it
-    is a new player with the system's initial rating (its own initial RD for glicko2, initial
-    mu and sigma for openskill).
+    is a new player, as the system's ``strength`` says (its initial rating; its own
+    initial RD for glicko2, initial mu and sigma for openskill).
     """
-    system, name = config.system, config.system_name
+    system = config.system
     ratings, strength, slope = [], [], []
     for t in tickets:
-        s = standings.get(t.name)
-        if name == "glicko2":
-            start = system.initial
-            r = s.rating if s is not None else start.rating
-            rd = s.extra["rd"] if s is not None else start.rd
-            ratings.append(r)
-            strength.append(r)
-            slope.append(g(rd / SCALE) / SCALE)
-            continue
-        if name == "openskill":
-            # Plackett-Luce for two players: P(a ahead) = 1 / (1 + e^(-(mu_a - mu_b) / c)) with
-            # c^2 = sigma_a^2 + sigma_b^2 + 2 beta^2; the opponent's sigma stands for both
-            # (*interpretation*, as glicko2 takes g of the opponent's RD alone).
-            mu = s.extra["mu"] if s is not None else system.initial.mu
-            sigma = s.extra["sigma"] if s is not None else system.initial.sigma
-            ratings.append(s.rating if s is not None else system.initial.ordinal)
-            strength.append(mu)
-            slope.append(1.0 / math.sqrt(2.0 * sigma * sigma + 2.0 * system.beta * system.beta))
-            continue
-        if name == "arena":
-            r = s.rating if s is not None else ARENA_NEW
-        else:
-            r = s.rating if s is not None else float(system.initial)
-        ratings.append(r)
-        # lunaro's expected score is taken between abilities A = R sech(ping / I): the ping
-        # the ticket queues with is the ping the match would be played at (*interpretation*).
-        strength.append(ability(r, t.ping, system.ping_influence) if name == "lunaro" else r)
-        slope.append(LN10_400)
+        s = system.strength(standings.get(t.name), t.ping)
+        ratings.append(s.rating)
+        strength.append(s.strength)
+        slope.append(s.slope)
     arr = lambda xs: np.array(xs, dtype=float)     # noqa: E731
-    return Skill(arr(ratings), arr(strength), arr(slope), name not in ("glicko2", "openskill"))
+    return Skill(arr(ratings), arr(strength), arr(slope), system.logistic10)
 
 
 # --- forming lobbies ---------------------------------------------------------------

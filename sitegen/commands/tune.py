@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.load.problems import Problem, plural
-from sitegen.model.accuracy import PREDICTORS
 from sitegen.model.tune import COLUMNS, Sweep, UsageError, parse_params, sweep
 from sitegen.load.validate import League
 from sitegen.load.site import LEAGUE_SLUG, where_to_run
@@ -37,9 +36,10 @@ def tune(root: Path, slug: str, specs: Sequence[str]) -> Sweep:
     """Check the site, then the parameters against the league's system, then replay."""
     league = load(root, slug)
     config = league.config
-    if config.system_name not in PREDICTORS:
-        raise UsageError(f"league {slug!r} is rated with {config.system_name}, which predicts no pairs "
-                         "(a rating is a mean of game ratings): no parameter can be scored by its predictions")
+    if not config.system.predicts:
+        why = f" ({config.system.no_prediction})" if config.system.no_prediction else ""
+        raise UsageError(f"league {slug!r} is rated with {config.system_name}, which predicts no pairs{why}: "
+                         "no parameter can be scored by its predictions")
     return sweep(league, parse_params(specs, config.system.params, config.system_name))
 
 

@@ -242,10 +242,11 @@ def _check_applies(source: SiteSource, league: LeagueSource, own: dict[str, Any]
         return
     by_rd = "rd" in cls.standing_terms       # glicko2: provisional by its rating deviation
     if "provisional_rd" in own and not by_rd:
-        problems.add(source.settings_file, f"applies only to leagues with an RD (glicko2); {league.slug!r} "
+        with_rd = " and ".join(n for n, c in SYSTEMS.items() if "rd" in c.standing_terms)
+        problems.add(source.settings_file, f"applies only to leagues with an RD ({with_rd}); {league.slug!r} "
                      f"is rated with {system}", field=f"{where}.provisional_rd")
     if "provisional_games" in own and by_rd:
-        problems.add(source.settings_file, f"{league.slug!r} is rated with glicko2, where a rating is "
+        problems.add(source.settings_file, f"{league.slug!r} is rated with {system}, where a rating is "
                      "provisional by its RD; set provisional_rd instead", field=f"{where}.provisional_games")
     elif "provisional_games" in own and any(p.name == "provisional_games" for p in cls.params):
         problems.add(source.settings_file, f"{league.slug!r} is rated with {system}, which has its own "
@@ -449,9 +450,9 @@ def _tune(raw: Any, cls: type[System], bad) -> tuple[tuple[str, tuple[Any, ...]]
         bad("tune", f"must be a table of parameters and the values to try ([tune], then k = [10, 20, 32] on "
                     f"lines of their own), got {value_text(raw)}")
         return ()
-    if cls.name == "arena":
-        bad("tune", "arena predicts no pairs (a rating is a mean of game ratings): there is nothing to score "
-                    "a parameter by; remove [tune]")
+    if not cls.predicts:
+        why = f" ({cls.no_prediction})" if cls.no_prediction else ""
+        bad("tune", f"{cls.name} predicts no pairs{why}: there is nothing to score a parameter by; remove [tune]")
         return ()
     declared = {p.name: p for p in cls.params}
     out = []

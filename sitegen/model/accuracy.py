@@ -2,37 +2,18 @@
 
 Every prediction is made before its match from the ratings held then, and is scored
 against what happened by log loss and Brier score, over the whole history and per
-calendar year of ``played`` (UTC). What one prediction is depends on the system:
-
-- lunaro, elo: one per match, the first listed player's ``expected`` and ``score``
-  exactly as changes.csv holds them (so whatever the system puts into E, home
-  advantage included, is what is scored).
-- placement: one per pair of players of a match, the better placed one's
-  E = 1 / (1 + 10^((R_j - R_i)/400)) from the ratings before the match, against
-  S = 1; on a tie the earlier listed player of the two is the one predicted, S = 0.5.
-- glicko2: one per pair of players of a match (each unordered pair once; A the
-  earlier listed), A's E(mu, mu_j, phi_j) from the values both held at the start of
-  the rating period (those the period's update used), against A's battle score after
-  the league's score transform.
-- openskill: one per pair of teams of a match (each unordered pair once), the better
-  placed team's win probability by the package's own ``predict_win`` of the two teams,
-  from every player's mu and sigma held before the match (sigma before tau is added),
-  with the league's model parameters, against S = 1; on a tie the earlier listed team
-  of the two is the one predicted, S = 0.5. A team is named by its players joined with
-  " & " (the baselines' plain Elo rates that line-up as one side).
-
-arena rates no pairs and predicts nothing, so it has no accuracy.csv.
+calendar year of ``played`` (UTC). What one prediction is depends on the system, and each
+system says it: its ``pair_forecasts`` (sitegen/rating/<system>.py) yields them and its
+``prediction_text`` words them. A system that predicts no pairs has no accuracy.csv.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sitegen.model.history import RatedLeague
-from sitegen.rating.base import expected
-from sitegen.rating.glicko2 import Glicko, expected_score
 
 HEADER = ("period", "predictions", "log_loss", "brier")
 
@@ -81,88 +62,14 @@ def log_loss_term(e: float, s: float) -> float:
     return -(s * math.log(e) + (1.0 - s) * math.log(1.0 - e))
 
 
-def _first_listed(rated: RatedLeague) -> Iterator[Prediction]:
-    """lunaro and elo: the first row of each event is the first listed player."""
-    for event in rated.events:
-        first, second = event.changes[0], event.changes[1]
-        yield Prediction(event.played.year, float(first.terms["expected"]), float(first.terms["score"]),
-                         first.player, second.player, event.key)
-
-
-def _placement(rated: RatedLeague) -> Iterator[Prediction]:
-    places_of = {m.id: [e["place"] for e in m.entries] for m in rated.league.matches}
-    for event in rated.events:
-        places = places_of[event.key]
-        ratings = [c.before for c in event.changes]      # rows follow the match's player order
-        names = [c.player for c in event.changes]
-        n = len(ratings)
-        for i in range(n):
-            for j in range(i + 1, n):
-                # The better placed one is predicted; on a tie the earlier listed (i).
-                a, b = (j, i) if places[j] < places[i] else (i, j)
-                yield Prediction(event.played.year, expected(ratings[a], ratings[b]),
-                                 0.5 if places[i] == places[j] else 1.0, names[a], names[b], event.key)
-
-
-def _glicko2(rated: RatedLeague) -> Iterator[Prediction]:
-    matches = {m.id: m for m in rated.league.matches}
-    for event in rated.events:
-        battles = getattr(event, "battles", ())
-        # Every participant of a period is some battle's opponent: their value going into it.
-        start: dict[str, Glicko] = {b.opponent: b.opponent_before for b in battles}
-        position: dict[str, dict[str, int]] = {}
-        for b in battles:
-            m = matches[b.match_id]
-            pos = position.get(m.id)
-            if pos is None:
-                pos = position[m.id] = {name: i for i, name in enumerate(m.players)}
-            # Each side of each pair is a battle; the earlier listed player's side is the prediction.
-            if pos[b.player] < pos[b.opponent]:
-                yield Prediction(m.played.year, expected_score(start[b.player], b.opponent_before), b.score,
-                                 b.player, b.opponent, m.id)
-
-
-def _openskill(rated: RatedLeague) -> Iterator[Prediction]:
-    model = rated.league.config.system.model
-    matches = {m.id: m for m in rated.league.matches}
-    for event in rated.events:
-        m = matches[event.key]
-        teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
-        for i, e in enumerate(m.entries):
-            teams.setdefault(e["team"], []).append(i)
-        order = sorted(teams)                     # team numbers follow the match's listing
-        places = m.extra["places"]
-        # changes.csv rows follow the match's player order: each row's belief before it.
-        skills = [[model.rating(mu=float(event.changes[i].terms["mu_before"]),
-                                sigma=float(event.changes[i].terms["sigma_before"])) for i in teams[t]]
-                  for t in order]
-        names = [" & ".join(m.players[i] for i in teams[t]) for t in order]
-        n = len(order)
-        for i in range(n):
-            for j in range(i + 1, n):
-                a, b = (j, i) if places[j] < places[i] else (i, j)
-                e = float(model.predict_win([skills[a], skills[b]])[0])
-                yield Prediction(m.played.year, e, 0.5 if places[i] == places[j] else 1.0,
-                                 names[a], names[b], m.id)
-
-
-PREDICTORS: dict[str, Callable[[RatedLeague], Iterator[Prediction]]] = {
-    "lunaro": _first_listed,
-    "elo": _first_listed,
-    "placement": _placement,
-    "glicko2": _glicko2,
-    "openskill": _openskill,
-}
-
-
 def predicts(rated: RatedLeague) -> bool:
-    return rated.league.config.system.name in PREDICTORS
+    return rated.league.config.system.predicts
 
 
 def predictions(rated: RatedLeague) -> Iterator[Prediction]:
     """Every prediction of the league in history order (none for a system that predicts no pairs)."""
-    make = PREDICTORS.get(rated.league.config.system.name)
-    return iter(()) if make is None else make(rated)
+    for f in rated.league.config.system.pair_forecasts(rated.league.matches, rated.events):
+        yield Prediction(f.played_year, f.expected, f.score, f.a, f.b, f.match)
 
 
 def accuracy(rated: RatedLeague) -> list[Accuracy]:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sitegen.model.tune import Sweep
 
 # Plain Elo's K: the seed's K for an established player below the master threshold
-# (seed 001, Elo adjustments; docs/curators `elo`, k_standard = 20), the K most
+# (the ranked-battle rating method, Elo adjustments; docs/curators `elo`, k_standard = 20), the K most
 # Elo ratings settle on. Its start: the seed's mean score of 1500 (only differences
 # between ratings enter E, so the start changes nothing but the printed numbers).
 PLAIN_K = 20

@@ -16,14 +16,13 @@ from datetime import datetime, timedelta
 from sitegen.load.config import BoardSettings, Tier
 from sitegen.model.honest import RESAMPLES, bootstrap, grouped_ranks
 from sitegen.model.views import LeagueView, PlayerView
+from sitegen.rating.protocol import Interval
 
 # An inactive list longer than this starts collapsed; a few names are shown as they are.
 INACTIVE_OPEN = 10
 MOST_ACTIVE = 10
 MOVERS = 5
 BINS = 12                    # about this many histogram bins, on round bounds
-PERIOD_SYSTEMS = {"glicko2"}
-CALENDAR_PERIODS = ("day", "week")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,35 +67,9 @@ class Row:
         return self.player.rating if self.centre is None else self.centre
 
 
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """How sure a system is of a rating, as the board words it."""
-
-    head: str                # beside "Rating" in the table's header
-    legend: str              # the legend's line
-    name: str                # "95% interval"
-    term: str                # the standings term the spread comes from
-    width: float             # spread = width * that term
-    centre: str | None = None    # the standings term at the middle; None: the rating itself
-
-    @property
-    def centred(self) -> bool:
-        return self.centre is None
-
-
-# By the standings term that measures the uncertainty. openskill's rating is the interval's
-# lower end, mu - 3 sigma, so its board shows the mean and the spread apart from it.
-INTERVALS = {
-    "rd": Interval("± 2 RD", "± 2 RD: the 95% interval of the rating (rating − 2 RD to rating + 2 RD).",
-                   "95% interval", "rd", 2.0),
-    "sigma": Interval("μ ± 3σ", "μ ± 3σ: the 99.7% interval of the skill (μ − 3σ to μ + 3σ); the rating "
-                      "is its lower end, μ − 3σ, a skill the player has almost surely reached.",
-                      "99.7% interval", "sigma", 3.0, centre="mu"),
-}
-
-
-def interval_of(standing_terms: tuple[str, ...]) -> Interval | None:
-    return next((INTERVALS[t] for t in standing_terms if t in INTERVALS), None)
+def interval_of(lv: LeagueView) -> Interval | None:
+    """The league's system's own interval of a rating (2 RD, 3 sigma), or None."""
+    return lv.config.system.interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +148,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
 
     # The window: for a glicko2 league of calendar periods, its last rating period
     # (ratings only move once a period); otherwise the last movement_days.
-    by_period = (config.system_name in PERIOD_SYSTEMS
-                 and config.params.get("period") in CALENDAR_PERIODS and bool(events))
+    by_period = config.system.calendar_periods and bool(events)
     start: datetime | None = None
     if by_period:
         since = f"in rating period {events[-1].key}"
@@ -210,7 +182,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
 
     active_since = None if last is None else last - timedelta(days=settings.inactive_days)
     provisional, rule = _provisional(lv, settings)
-    interval = interval_of(lv.standing_terms)
+    interval = interval_of(lv)
     has_interval = interval is not None
     is_active = {p.name: active_since is not None and p.last_played is not None
                  and p.last_played >= active_since for p in lv.leaderboard}

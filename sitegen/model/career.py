@@ -18,7 +18,7 @@ from datetime import datetime
 import numpy as np
 
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
-from sitegen.rating.placement import ordinal
+from sitegen.rating.words import ordinal
 
 BEST_WINS = 5           # as many as lichess lists
 PODIUM = 3
@@ -27,9 +27,6 @@ PODIUM = 3
 MONTHS_SHOWN = 36
 RECENT_GAMES = 100      # the chart's "last 100 games"
 
-# What a match's order says of two players where the system has no win or loss:
-# the better place (placement) or the higher score (glicko2, as its battles count).
-RANKED_BY = {"placement": ("place", 1), "glicko2": ("score", -1), "openskill": ("place", 1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +136,13 @@ class LeagueCareers:
 
     def __init__(self, league: LeagueView) -> None:
         self.league = league
-        system = league.config.system_name
+        system = league.config.system
         self.has_outcomes = league.has_outcomes
-        self.ranked_by = None if league.has_outcomes else RANKED_BY.get(system)
-        self.placement = system == "placement"
+        # What a match's order says of two players where the system has no win or loss: the
+        # better place, or the higher score (as glicko2's battles count); the system says which.
+        self.ranked_by = None if league.has_outcomes else system.ranked_by
+        # First places are the wins of a record of placings.
+        self.ranks_by_place = system.ranks_by_place
         # A change belongs to one opponent only where each match is one rating event
         # between two players (not a glicko2 period of several matches).
         self.duels = bool(league.matches) and all(
@@ -172,7 +172,7 @@ class LeagueCareers:
         months, unit = periods(games)
         return Career(
             record=record(outcomes) if self.has_outcomes else None,
-            placings=placings(games) if self.placement else None,
+            placings=placings(games) if self.ranks_by_place else None,
             longest_win=longest_win, longest_unbeaten=longest_unbeaten, current=current,
             best_wins=best_wins(outcomes),
             rivals=self.ranked_rivals(player) if self.ranked_by else self.rivals(player),

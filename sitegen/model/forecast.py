@@ -20,17 +20,6 @@ from sitegen.model.groupings import next_groupings
 from sitegen.model.views import LeagueView, Link
 from sitegen.model.pools import Pool, opponent_pools
 from sitegen.rating.base import expected, toml_text
-from sitegen.rating.glicko2 import Glicko, expected_score
-
-
-# What one prediction is, per system (accuracy.py), for the sentence above the table.
-PREDICTION = {
-    "lunaro": "the first listed player's expected share of the goals",
-    "elo": "the first listed player's expected score",
-    "placement": "for each pair of players, the better placed one's expected score",
-    "glicko2": "for each pair of players, the earlier listed one's expected battle score",
-    "openskill": "for each pair of teams, the better placed team's chance of winning by the Plackett-Luce model",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +105,7 @@ def accuracy_page(league: LeagueView, comparison: Comparison) -> AccuracyPage:
     defaults = default_params(config)
     changed = tuple(ParamChange(name, toml_text(value), toml_text(defaults[name]))
                     for name, value in config.params.items() if value != defaults[name])
-    return AccuracyPage(accuracy_url(league), f"data/{config.slug}/accuracy.csv", PREDICTION[config.system_name],
+    return AccuracyPage(accuracy_url(league), f"data/{config.slug}/accuracy.csv", config.system.prediction_text,
                         comparison.models, tuple(measures), comparison.calibration, comparison.defaults_equal,
                         changed, PLAIN_K, periods[0].predictions, comparison.sweep,
                         tuple(tuple(toml_text(v) for v in t.values) for t in comparison.sweep.trials)
@@ -184,17 +173,17 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
     if predicts(rated):
         rows = comparison.models[0].rows if comparison else tuple(accuracy(rated))
         view = AccuracyView(rows, f"data/{league.config.slug}/accuracy.csv",
-                            PREDICTION[system.name], accuracy_url(league))
+                            system.prediction_text, accuracy_url(league))
     pools: dict[str, PoolView] = {}
-    if system.name == "elo":
+    if "pools" in system.ledger_tables:
         for pool in opponent_pools(rated, ledger(rated)):
             pools[pool.player] = _pool_view(pool, links, float(system.pool_deviation), int(system.pool_size))
     matchups: list[Matchup] = []
-    if system.name == "glicko2":
+    if "next" in system.ledger_tables:
         for g in next_groupings(rated, roster):
-            values = [(links[m.name], Glicko(m.rating, m.rd, 0.0)) for m in g.members]
+            values = [(links[m.name], (m.rating, m.rd)) for m in g.members]
             pairings = tuple(
-                Pairing(la, lb, 100.0 * expected_score(va, vb), 100.0 * expected_score(vb, va))
+                Pairing(la, lb, 100.0 * system.matchup_expected(va, vb), 100.0 * system.matchup_expected(vb, va))
                 for (la, va), (lb, vb) in combinations(values, 2))
             matchups.append(Matchup(g.region, g.tier, tuple(World(links[m.name], m.rating) for m in g.members),
                                     pairings))

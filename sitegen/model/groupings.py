@@ -1,4 +1,4 @@
-"""Next groupings of a glicko2 league (docs/auditors; seed 003): next.csv.
+"""Next groupings of a glicko2 league (docs/auditors; the World vs World rating of Guild Wars 2): next.csv.
 
 After the league's last rating period, the rated players of each region (players.toml
 ``region``; a player without one is in the region "") are sorted by rating descending,
@@ -15,7 +15,7 @@ from sitegen.load.config import Roster
 from sitegen.model.history import RatedLeague
 
 HEADER = ("region", "tier", "player", "rating")
-GROUP_SIZE = 3      # seed 003: a matchup is three worlds
+GROUP_SIZE = 3      # the World vs World rating of Guild Wars 2: a matchup is three worlds
 
 
 @dataclass(frozen=True, slots=True)

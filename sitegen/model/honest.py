@@ -26,14 +26,12 @@ import numpy as np
 
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import Match, RatingDiverged
-from sitegen.rating.placement import Placement, placement_terms
 
 # Resamples per league: the 2.5th and 97.5th percentiles fall between the 2nd and 3rd values
 # from either end, coarse but stable enough to group ranks. Measured on the demo site (four
 # bootstrapped leagues, 2,653 matches): 100 resamples cost 8-9% of the build, 80 about 7%,
 # inside the tenth of the build this feature may take.
 RESAMPLES = 80
-BOOTSTRAP_SYSTEMS = ("lunaro", "elo", "placement")
 LOW_PCT, HIGH_PCT = 2.5, 97.5
 
 Interval = tuple[float, float]
@@ -75,12 +73,14 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
     """Each rated player's bootstrap interval; {} for a system without one here."""
     league = rated.league
     system = league.config.system
-    if system.name not in BOOTSTRAP_SYSTEMS or not league.matches:
+    if not system.bootstraps or not league.matches:
         return {}
     matches = league.matches
     draws = resamples(len(matches), count, seed_of(league.config.slug, matches))
-    if isinstance(system, Placement):
-        samples = placement_replays(system, matches, draws)
+    # A system may replay every resample at once (placement's arrays); else one by one.
+    fast = system.resampled_ratings(matches, draws)
+    if fast is not None:
+        samples = fast
     else:
         samples = {}
         for idx in draws:
@@ -92,63 +92,6 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
                 samples.setdefault(s.player, []).append(s.rating)
     return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
             for r in rated.standings}
-
-
-def placement_replays(system: Placement, matches: Sequence[Match],
-                      draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
-    """Every resample of a placement league replayed at once, one match of each per step.
-
-    The engine's update, R' = max(floor, R + K (S - E)), on a (resamples x players) array:
-    a 20-car race replayed match by match costs ~0.4 ms in Placement.rate, too slow for a
-    hundred replays of a long league. tests/test_honest_ranks.py checks one resample
-    against Placement.rate.
-    """
-    names = sorted({p for m in matches for p in m.players})
-    pid = {n: i for i, n in enumerate(names)}
-    pad = len(names)                       # a column no player owns: the padding's
-    width = max(len(m.players) for m in matches)
-    who = np.full((len(matches), width), pad)
-    score = np.zeros((len(matches), width))
-    size = np.array([len(m.players) for m in matches])
-    for i, m in enumerate(matches):
-        who[i, :len(m.players)] = [pid[p] for p in m.players]
-        # S depends on the places alone: the engine's own formula, ratings aside.
-        score[i, :len(m.players)] = placement_terms(np.zeros(len(m.players)),
-                                                    np.array([e["place"] for e in m.entries]))[1]
-    order = np.asarray(draws)
-    count = len(order)
-    start = np.full(pad + 1, float(system.initial))
-    for name, r in system.starts.items():
-        if name in pid:
-            start[pid[name]] = float(r)
-    ratings = np.tile(start, (count, 1))
-    seen = np.zeros((count, pad + 1), dtype=bool)
-    rows = np.arange(count)[:, None]
-    diag = np.arange(width)
-    for t in range(order.shape[1]):
-        m = order[:, t]
-        w = int(size[m].max())                        # resamples are sorted: similar matches at a step
-        cols = who[m, :w]                             # (resamples, w)
-        real = cols != pad
-        r = ratings[rows, cols]
-        # 1 / (1 + 10^((R_j - R_i)/400)) = q_i / (q_i + q_j), q = 10^((R - top)/400): n
-        # powers instead of n^2 (equal to ~1e-15; relative to the match's top rating, q <= 1).
-        top = np.where(real, r, -np.inf).max(axis=1, keepdims=True)
-        q = np.where(real, 10.0 ** ((r - top) / 400.0), 1.0)
-        win = q[:, :, np.newaxis] / (q[:, :, np.newaxis] + q[:, np.newaxis, :])
-        win *= real[:, np.newaxis, :]                 # no duel against the padding
-        win[:, diag[:w], diag[:w]] = 0.0              # nor against oneself
-        expected = win.sum(axis=2)
-        k = system.k_of(r.ravel()).reshape(r.shape)
-        if system.normalize:
-            k = k / (size[m] - 1)[:, None]
-        after = np.maximum(float(system.floor), r + k * (score[m, :w] - expected))
-        ratings[rows, cols] = np.where(real, after, r)
-        seen[rows, cols] |= real
-    out: dict[str, list[float]] = {}
-    for name, i in pid.items():
-        out[name] = ratings[seen[:, i], i].tolist()
-    return out
 
 
 def grouped_ranks(intervals: Mapping[str, Interval]) -> dict[str, int]:

@@ -53,7 +53,7 @@ def standings_table(rated: RatedLeague) -> Table:
 def ledger_terms(system) -> tuple[str, ...]:
     """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
     than the pages show (elo's challenger, home, ...), else its ``terms``."""
-    return getattr(system, "ledger_terms", system.terms)
+    return system.ledger_terms or system.terms
 
 
 def changes_table(rated: RatedLeague) -> Table:
@@ -162,17 +162,17 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
-    system = rated.league.config.system.name
+    own = rated.league.config.system.ledger_tables     # the system's own files
     key: list[str] = []          # the ledger's hash, taken as changes.csv is written
     tables = [("standings", standings_table), ("changes", changes_table),
               ("matches", lambda r: matches_table(r, provenance))]
-    if system == "glicko2":
+    if "pairings" in own:
         tables.append(("pairings", pairings_table))
     if predicts(rated):
         tables.append(("accuracy", accuracy_table))
-    if system == "elo":
+    if "pools" in own:
         tables.append(("pools", lambda r: pools_table(r, key[0])))
-    if system == "glicko2":
+    if "next" in own:
         tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:
         table = make(rated)

@@ -1,4 +1,4 @@
-"""Opponent pools of an elo league (docs/auditors; seed 001, "Match Ups"): pools.csv.
+"""Opponent pools of an elo league (docs/auditors; the ranked-battle rating method, "Match Ups"): pools.csv.
 
 For every rated player p with final rating R, in standings order:
 

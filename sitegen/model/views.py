@@ -145,7 +145,7 @@ class LeagueView:
     @property
     def places(self) -> int:
         """Decimals of a rating shown on its own (board, player page, home)."""
-        return getattr(self.config.system, "rating_places", 0)
+        return self.config.system.rating_places
 
     @property
     def recent(self) -> list[MatchView]:

@@ -24,7 +24,7 @@ from sitegen.load.problems import InvalidInput, Problems
 from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
-    from sitegen.rating.curves import Curve
+    from sitegen.rating.protocol import Curve
 
 
 
@@ -115,7 +115,6 @@ def _toml(value) -> str:
 def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], leagues: list[LeagueConfig],
                    problems: Problems) -> list[ContentPage]:
     """The checked pages rendered, spec pages with their parameter tables and curves."""
-    from sitegen.rating.curves import CURVES
     from sitegen.load.markup import render_markdown
 
     pages = []
@@ -124,7 +123,9 @@ def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], lea
         shortcodes: dict[str, str] = dict(examples)
         if source.system:
             shortcodes["params"] = params_table(source.system, leagues)
-            shortcodes["chart"] = chart_figure(CURVES[source.system]())
+            curve = SYSTEMS[source.system].curve()
+            if curve is not None:
+                shortcodes["chart"] = chart_figure(curve)
         try:
             rendered = render_markdown(source.text, shortcodes=shortcodes)
         except MarkupError as exc:

@@ -28,45 +28,18 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
 from sitegen.output.write import Output
+from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
     from sitegen.load.checked import Site
 
-SYSTEM_LABELS = {
-    "lunaro": "Lunaro (ping-adjusted Elo, goal share)",
-    "elo": "Elo (FIDE K, challenger K)",
-    "placement": "Placement Elo",
-    "glicko2": "Glicko-2",
-    "arena": "Arena stats rating",
-    "openskill": "OpenSkill (Plackett-Luce)",
-}
-# One sentence under each match's table: where its numbers come from.
-SYSTEM_EXPLAIN = {
-    "lunaro": "Each change is K × (actual − expected), rounded to a whole number; the expected score "
-              "comes from each player's ping-adjusted ability.",
-    "elo": "Each change is K × (actual − expected); with the challenger rule both players use the "
-           "challenger's K.",
-    "placement": "Each change is K × (actual − expected): the actual score counts every player placed "
-                 "below (a tie counts half), the expected score sums the chances against every other "
-                 "player; ratings never go below the floor.",
-    "glicko2": "Every pair of players is one battle for each side; the new rating, RD and volatility "
-               "follow Glicko-2 from all of a player's battles in the rating period.",
-    "arena": "Each game rating comes from kills, assists, deaths and betrayals through the arctangent "
-             "scale; a player's rating is the mean of all their game ratings.",
-    "openskill": "Each player's skill is a belief, mean μ and uncertainty σ, updated by the openskill "
-                 "package's Plackett-Luce model from the teams' places; the rating is μ − 3σ.",
-}
-TERM_LABELS = {
-    "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K",
-    "raw": "Raw", "game_norm": "Game norm", "penalty": "Penalty", "game_rating": "Game rating",
-    "rd_before": "RD before", "rd_after": "RD after",
-    "volatility_before": "σ before", "volatility_after": "σ after",
-    "rd": "RD", "volatility": "Volatility σ",
-    "mu_before": "μ before", "mu_after": "μ after", "sigma_before": "σ before", "sigma_after": "σ after",
-    "mu": "Mean μ", "sigma": "Uncertainty σ",
-}
-# Decimals of the standings' own columns: RD reads like a rating, volatility moves in the 5th place.
-STANDING_DECIMALS = {"rd": 1, "volatility": 5, "mu": 2, "sigma": 2}
+def system_words(attr: str) -> dict[str, Any]:
+    """Every registered system's column labels or decimals (``term_labels``, ``standing_decimals``)
+    in one lookup: the terms' names are shared where their meaning is."""
+    out: dict[str, Any] = {}
+    for cls in SYSTEMS.values():
+        out.update(getattr(cls, attr))
+    return out
 
 
 RESULTS_PER_PAGE = 200
@@ -135,10 +108,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         "specs": specs,
         "nav_pages": nav_pages,
         "guides": guides,
-        "system_labels": SYSTEM_LABELS,
-        "term_labels": TERM_LABELS,
-        "system_explain": SYSTEM_EXPLAIN,
-        "standing_decimals": STANDING_DECIMALS,
+        "term_labels": system_words("term_labels"),
+        "standing_decimals": system_words("standing_decimals"),
     }
 
     sitemap = Sitemap()

@@ -1,18 +1,13 @@
-"""Rating systems, one module each, behind the ``System`` protocol of ``base``."""
+"""Rating systems, one module each, behind the Protocols of ``protocol``.
+
+Each system's module registers it (``registry.register``); importing them here fills
+``SYSTEMS`` in the contract's order.
+"""
 
 from __future__ import annotations
 
 from sitegen.rating.base import Change, Match, Param, RatingEvent, Standing, System
-from sitegen.rating.arena import Arena
-from sitegen.rating.elo import Elo
-from sitegen.rating.glicko2 import Glicko2
-from sitegen.rating.lunaro import Lunaro
-from sitegen.rating.openskill import OpenSkill
-from sitegen.rating.placement import Placement
+from sitegen.rating.registry import SYSTEMS, register
+from sitegen.rating import lunaro, elo, placement, glicko2, arena, openskill  # noqa: F401  (they register)
 
-# The contract's system name -> its class (docs/configuration `system`).
-SYSTEMS: dict[str, type[System]] = {
-    cls.name: cls for cls in (Lunaro, Elo, Placement, Glicko2, Arena, OpenSkill)
-}
-
-__all__ = ["SYSTEMS", "Change", "Match", "Param", "RatingEvent", "Standing", "System"]
+__all__ = ["SYSTEMS", "Change", "Match", "Param", "RatingEvent", "Standing", "System", "register"]

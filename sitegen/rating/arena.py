@@ -1,7 +1,7 @@
 """Arena: each game's kills, deaths, assists and betrayals on an arctangent scale, averaged.
 
-Source: Bungie's Arena Rating System for Halo: Reach (beta of May 2010),
-seed 004_28c9f0a84e008808.txt. docs/curators `arena`.
+Source: Bungie's Arena Rating System for Halo: Reach (beta of May 2010). The rule as
+this site states it: spec/arena.
 """
 
 from __future__ import annotations
@@ -16,7 +16,11 @@ from sitegen.rating.base import (
     COUNT_ALLOWED, count,
 )
 from sitegen.rating.base import EN_DASH, listing
+from sitegen.rating.words import LOBBY
+from sitegen.rating.base import Curve, Standing, Strength, LN10_400, first_of, steps
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
+from sitegen.rating.registry import register
+from sitegen.rating.replay import Round
 
 TEAM_KEYS = ("won", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
@@ -56,9 +60,17 @@ def team_norm(team_size: int, score_to_win: int) -> float:
     return team_size / score_to_win
 
 
+@register
 class Arena(MatchSystem):
     name: ClassVar[str] = "arena"
+    label: ClassVar[str] = "Arena stats rating"
+    explain: ClassVar[str] = ("Each game rating comes from kills, assists, deaths and betrayals through the arctangent "
+                              "scale; a player's rating is the mean of all their game ratings.")
     terms: ClassVar[tuple[str, ...]] = ("raw", "game_norm", "penalty", "game_rating")
+    term_labels: ClassVar[Mapping[str, str]] = {
+        "raw": "Raw", "game_norm": "Game norm", "penalty": "Penalty", "game_rating": "Game rating"}
+    # Predicts no pairs, and why (a [tune] table has nothing to score a parameter by).
+    no_prediction: ClassVar[str] = "a rating is a mean of game ratings"
     match_keys: ClassVar[tuple[str, ...]] = ("score_to_win", "teams")
     # No starting rating: a player's rating is the mean of their own game ratings, which
     # exist only from their first game on (docs/configuration names no [initial] for arena).
@@ -174,32 +186,30 @@ class Arena(MatchSystem):
                            {"score_to_win": score_to_win, "team_sizes": tuple(sizes)},
                            name_paths=tuple(name_paths))
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        # A running sum and count, not an updated mean: the rating after n games is
-        # exactly sum / n, with no rounding drift accumulated over a long history.
-        sums: dict[str, float] = {}
-        counts: dict[str, int] = {}
-        events = []
-        for m in matches:
-            sizes, score_to_win = m.extra["team_sizes"], m.extra["score_to_win"]
-            changes = []
-            for name, e in zip(m.players, m.entries):
-                raw = raw_rating(e["kills"], e["deaths"], e["assists"], e["betrayals"],
-                                 assist_weight=self.assist_weight, death_weight=self.death_weight,
-                                 betrayal_weight=self.betrayal_weight)
-                norm = team_norm(sizes[e["team"] - 1], score_to_win)
-                penalty = 1.0 if e["won"] else float(self.loss_penalty)
-                game = game_rating(raw, norm, penalty)
-                n = counts.get(name, 0)
-                before = sums[name] / n if n else None     # no rating before the first game
-                after = (sums.get(name, 0.0) + game) / (n + 1)
-                changes.append(Change(name, before, after, {"raw": raw, "game_norm": norm,
-                                                            "penalty": penalty, "game_rating": game}))
-            for c in changes:
-                sums[c.player] = sums.get(c.player, 0.0) + c.terms["game_rating"]
-                counts[c.player] = counts.get(c.player, 0) + 1
-            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
-        return events
+    # A player's state is a running sum and count, not an updated mean: the rating after n
+    # games is exactly sum / n, with no rounding drift accumulated over a long history.
+    def start(self, player: str) -> tuple[float, int]:
+        return 0.0, 0
+
+    def step(self, round: Round, before: Mapping[str, tuple[float, int]]
+             ) -> tuple[RatingEvent, dict[str, tuple[float, int]]]:
+        (m,) = round.matches
+        sizes, score_to_win = m.extra["team_sizes"], m.extra["score_to_win"]
+        changes = []
+        after: dict[str, tuple[float, int]] = {}
+        for name, e in zip(m.players, m.entries):
+            raw = raw_rating(e["kills"], e["deaths"], e["assists"], e["betrayals"],
+                             assist_weight=self.assist_weight, death_weight=self.death_weight,
+                             betrayal_weight=self.betrayal_weight)
+            norm = team_norm(sizes[e["team"] - 1], score_to_win)
+            penalty = 1.0 if e["won"] else float(self.loss_penalty)
+            game = game_rating(raw, norm, penalty)
+            total, n = before[name]
+            changes.append(Change(name, total / n if n else None,      # no rating before the first game
+                                  (total + game) / (n + 1),
+                                  {"raw": raw, "game_norm": norm, "penalty": penalty, "game_rating": game}))
+            after[name] = (total + game, n + 1)
+        return round.event(changes), after
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = ", ".join((plural(entry["kills"], "kill"), plural(entry["deaths"], "death"),
@@ -231,6 +241,53 @@ class Arena(MatchSystem):
     def result(self, match: Match, index: int) -> str:
         e = match.entries[index]
         return f"{e['kills']}/{e['deaths']}/{e['assists']}"
+
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        teams: dict[int, list[int]] = {}
+        for i, entry in enumerate(e):
+            teams.setdefault(entry["team"], []).append(i)
+        # The winners first, then the others as the file lists them.
+        order = sorted(teams, key=lambda t: (not e[teams[t][0]]["won"], t))
+        solo = all(len(members) == 1 for members in teams.values())
+
+        def team(t: int) -> str:
+            members = first_of([names[i] for i in teams[t]])
+            return members if solo else f"team {t} ({members})"
+
+        shown = order[:LOBBY]
+        losers = [team(t) for t in shown[1:]]
+        if len(order) > LOBBY:
+            losers.append(f"+{len(order) - LOBBY} more teams")
+        kills = "–".join(str(sum(e[i]["kills"] for i in teams[t])) for t in shown)
+        return f"{team(order[0])} beat {', '.join(losers)}; kills {kills}"
+
+    no_predictor_text: ClassVar[str] = (
+        "An arena rating is the mean of a player's game ratings, each from their own kills and deaths; it says "
+        "nothing about how two players would fare against each other, so this league has no predictor.")
+
+    def strength(self, standing: Standing | None, ping: float) -> Strength:
+        """No initial rating and no expected score of its own (*interpretation*): a new player
+        counts as 1000, the game rating of a neutral game (raw 0, winning team), and two ratings
+        are compared on the 400-point logistic, as if the rating were an Elo rating."""
+        r = standing.rating if standing is not None else NEW_PLAYER
+        return Strength(r, r, LN10_400)
+
+    @classmethod
+    def curve(cls) -> Curve:
+        rows: list[dict[str, float | str]] = []
+        for size, to_win, label in ((1, 25, "free-for-all, 25 to win"), (4, 50, "4 a team, 50 to win"),
+                                    (8, 50, "8 a team, 50 to win")):
+            for raw in steps(-20, 40, 120):
+                rows.append({"x": raw, "y": game_rating(raw, team_norm(size, to_win)), "series": label})
+        return Curve("Raw rating (kills + assists − deaths/3 − betrayals)", "Game rating (winning team)",
+                     "Game", tuple(rows),
+                     "The game rating of a player on the winning team against their raw rating, for three "
+                     "game sizes. A losing player's game rating is 0.96 times this.", y_format=",.1f")
+
+
+NEW_PLAYER = 1000.0    # matchmaking's rating of a player with no game yet
 
 
 def plural(n: int, word: str) -> str:

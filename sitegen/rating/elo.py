@@ -2,24 +2,29 @@
 real leagues use: home advantage, a margin-of-victory multiplier, weighted matches and
 season reversion.
 
-Sources: the ranked-battle rating method, seed 001_41bcfd1597e08275.txt
-(Elo methodology, Elo adjustments), docs/curators `elo`; the options and their
+Sources: the ranked-battle rating method (Elo methodology, Elo adjustments), spec/elo; the options and their
 formulas, docs/auditors (FiveThirtyEight's NFL and NBA Elo).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sitegen.rating.limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
 from sitegen.rating.base import (
     Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent,
-    Reporter, check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries,
+    Reporter, Standing, check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries,
     positive, valid_fields, value_text, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value,
     rating_value, MAX_NAME,
 )
+from sitegen.rating.base import Curve, expected_curve
+from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
+from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating.registry import register
+from sitegen.rating.replay import Round
 
 SCORES = (1, 0.5, 0)
 MARGINS = ("none", "538-nfl", "538-nba")
@@ -85,8 +90,29 @@ def valid_points(value: Any) -> bool:
     return is_number(value) and 0 <= value <= MAX_COUNT
 
 
+@dataclass(frozen=True, slots=True)
+class EloState:
+    """A player between matches: rating, games played (the FIDE K), whether the master rating
+    was ever reached (None before the first match) and the season of their last match."""
+
+    rating: float
+    games: int = 0
+    master: bool | None = None
+    season: str | None = None
+
+
+@register
 class Elo(MatchSystem):
     name: ClassVar[str] = "elo"
+    label: ClassVar[str] = "Elo (FIDE K, challenger K)"
+    explain: ClassVar[str] = ("Each change is K × (actual − expected); with the challenger rule both players use "
+                              "the challenger's K.")
+    term_labels: ClassVar[Mapping[str, str]] = {"expected": "Expected E", "score": "Actual S", "k": "K"}
+    bootstraps: ClassVar[bool] = True
+    predicts: ClassVar[bool] = True
+    prediction_text: ClassVar[str] = "the first listed player's expected score"
+    # pools.csv: each player's opponent pool (seed, Match Ups).
+    ledger_tables: ClassVar[tuple[str, ...]] = ("pools",)
     # The numbers a page shows beside each change.
     terms: ClassVar[tuple[str, ...]] = ("expected", "score", "k")
     # changes.csv (docs/auditors): version 1's terms, then who set K (the challenger,
@@ -249,70 +275,74 @@ class Elo(MatchSystem):
             return float(self.k_provisional)
         return float(self.k_master if reached_master else self.k_standard)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        ratings: dict[str, float] = dict(self.starts)
-        games: dict[str, int] = {}
-        master: dict[str, bool] = {}
-        # Season reversion (section 8): the season of the league's previous match, which a
-        # match without `season` is in, and the season of each player's previous match.
+    def rounds(self, matches: Sequence[Match]) -> Iterator[Round]:
+        # Season reversion (section 8): a match without `season` is in the season of the
+        # league's previous match.
         league_season: str | None = None
-        last_season: dict[str, str | None] = {}
+        for i, m in enumerate(matches):
+            league_season = m.extra.get("season", league_season)
+            yield Round(m.id, i, (m,), league_season)
+
+    def start(self, player: str) -> EloState:
+        return EloState(self.starts.get(player, self.initial))
+
+    def step(self, round: Round, before: Mapping[str, EloState]) -> tuple[RatingEvent, dict[str, EloState]]:
+        (m,) = round.matches
+        a, b = m.players
+        season = round.note
         w, mean = float(self.season_reversion), float(self.reversion_mean)
-        events = []
-        for m in matches:
-            a, b = m.players
-            season = m.extra.get("season", league_season)
-            league_season = season
-            reverted: dict[str, float] = {}
-            for p in (a, b):
-                # Once per new season, however many passed; w = 0 is no reversion at all.
-                if w > 0 and p in last_season and last_season[p] != season:
-                    r = ratings.get(p, self.initial)
-                    reverted[p] = r
-                    ratings[p] = (1.0 - w) * r + w * mean
-                last_season[p] = season
-            ra, rb = ratings.get(a, self.initial), ratings.get(b, self.initial)
-            ks = []
-            for p, r in ((a, ra), (b, rb)):
-                if self.k == "fide":
-                    ks.append(self.fide_k(games.get(p, 0), master.get(p, r >= self.master_rating)))
-                else:
-                    ks.append(float(self.k))
-            challenger = None
-            if self.k_of == "challenger":
-                # The aliases are resolved already, so the challenger is one of the two names.
-                challenger = m.extra.get("challenger") or a
-                ci = m.players.index(challenger)
-                ks = [ks[ci], ks[ci]]
-            home = m.extra.get("home")
-            h_a = h_b = 0.0
-            if home is not None:
-                h_a, h_b = (self.home_advantage, 0.0) if home == a else (0.0, self.home_advantage)
-                exp_a = expected(ra + h_a, rb + h_b)   # E_home with R_home + home_advantage
+        reverted: dict[str, float] = {}
+        now: dict[str, float] = {}
+        for p in (a, b):
+            r = before[p].rating
+            # Once per new season, however many passed; w = 0 is no reversion at all.
+            if w > 0 and before[p].games > 0 and before[p].season != season:
+                reverted[p] = r
+                r = (1.0 - w) * r + w * mean
+            now[p] = r
+        ra, rb = now[a], now[b]
+        ks = []
+        for p, r in ((a, ra), (b, rb)):
+            if self.k == "fide":
+                master = before[p].master
+                ks.append(self.fide_k(before[p].games, r >= self.master_rating if master is None else master))
             else:
-                exp_a = expected(ra, rb)                # version 1's formula
-            s_a = float(m.entries[0]["score"])      # validated: the two scores sum to 1
-            multiplier = self._multiplier(m, ra + h_a, rb + h_b, s_a)
-            weight = float(m.extra.get("weight", 1))
-            after_a, after_b = new_ratings(ra, rb, s_a, ks[0], ks[1], e_a=exp_a, factor=weight * multiplier)
-            if not (math.isfinite(after_a) and math.isfinite(after_b)):
-                raise RatingDiverged(m.id, "a rating", "(K × weight × margin multiplier is too large); "
-                                                        "lower k or the match's weight")
-            shared = {"challenger": challenger, "home": home, "margin_multiplier": multiplier,
-                      "weight": weight}
-            changes = [
-                Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0], **shared,
-                                        "reverted_from": reverted.get(a)}),
-                Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1], **shared,
-                                        "reverted_from": reverted.get(b)}),
-            ]
-            for c in changes:
-                ratings[c.player] = c.after
-                games[c.player] = games.get(c.player, 0) + 1
-                reached = master.get(c.player, c.before >= self.master_rating)
-                master[c.player] = reached or c.after >= self.master_rating
-            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
-        return events
+                ks.append(float(self.k))
+        challenger = None
+        if self.k_of == "challenger":
+            # The aliases are resolved already, so the challenger is one of the two names.
+            challenger = m.extra.get("challenger") or a
+            ci = m.players.index(challenger)
+            ks = [ks[ci], ks[ci]]
+        home = m.extra.get("home")
+        h_a = h_b = 0.0
+        if home is not None:
+            h_a, h_b = (self.home_advantage, 0.0) if home == a else (0.0, self.home_advantage)
+            exp_a = expected(ra + h_a, rb + h_b)   # E_home with R_home + home_advantage
+        else:
+            exp_a = expected(ra, rb)                # version 1's formula
+        s_a = float(m.entries[0]["score"])      # validated: the two scores sum to 1
+        multiplier = self._multiplier(m, ra + h_a, rb + h_b, s_a)
+        weight = float(m.extra.get("weight", 1))
+        after_a, after_b = new_ratings(ra, rb, s_a, ks[0], ks[1], e_a=exp_a, factor=weight * multiplier)
+        if not (math.isfinite(after_a) and math.isfinite(after_b)):
+            raise RatingDiverged(m.id, "a rating", "(K × weight × margin multiplier is too large); "
+                                                    "lower k or the match's weight")
+        shared = {"challenger": challenger, "home": home, "margin_multiplier": multiplier,
+                  "weight": weight}
+        changes = [
+            Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0], **shared,
+                                    "reverted_from": reverted.get(a)}),
+            Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1], **shared,
+                                    "reverted_from": reverted.get(b)}),
+        ]
+        after: dict[str, EloState] = {}
+        for c, r in zip(changes, (ra, rb)):
+            held = before[c.player].master
+            reached = r >= self.master_rating if held is None else held
+            after[c.player] = EloState(c.after, before[c.player].games + 1,
+                                       reached or c.after >= self.master_rating, season)
+        return round.event(changes), after
 
     def _multiplier(self, m: Match, ra: float, rb: float, s_a: float) -> float:
         """M of one match from the ratings with home advantage added; RatingDiverged off its domain."""
@@ -354,6 +384,100 @@ class Elo(MatchSystem):
         if mine.get("points") is not None and theirs.get("points") is not None:
             return f"{_points(mine['points'])}\u2013{_points(theirs['points'])}"
         return ""
+
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        if len(e) != 2:
+            return super().summary(match, names)
+        return f"{names[0]} {_SCORE_TEXT[e[0]['score']]}–{_SCORE_TEXT[e[1]['score']]} {names[1]}"
+
+    @classmethod
+    def curve(cls) -> Curve:
+        return expected_curve("Equal ratings expect 0.5; 200 points ahead expects about 0.76.")
+
+    # --- predictions ---------------------------------------------------------------------
+
+    def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+        return first_listed(events)
+
+    def predictor_params(self) -> dict[str, Any]:
+        return self.param_values("k", "k_of", "provisional_games", "k_provisional", "k_standard", "k_master",
+                                 "master_rating", "home_advantage", "margin")
+
+    def predictor_states(self, matches: Sequence[Match], events: Sequence[RatingEvent],
+                         standings: Sequence[Standing]) -> dict[str, dict[str, Any]]:
+        """The rating, games played (the FIDE K), whether 2400 was ever reached, and a pending
+        season reversion."""
+        out: dict[str, dict[str, Any]] = {s.player: {"r": s.rating} for s in standings}
+        league_season = None
+        last_season: dict[str, Any] = {}
+        for m in matches:
+            league_season = m.extra.get("season", league_season)
+            for p in m.players:
+                last_season[p] = league_season
+        mr = self.master_rating
+        for event in events:
+            for c in event.changes:
+                st = out[c.player]
+                # The engine's rule: the rating before the first match, then every rating after one.
+                first = "games" not in st
+                st["games"] = st.get("games", 0) + 1
+                st["master"] = (c.before >= mr if first else st["master"]) or c.after >= mr
+        w = float(self.season_reversion)
+        for name, st in out.items():
+            if w > 0 and last_season.get(name) != league_season:
+                st["rev"] = (1.0 - w) * st["r"] + w * float(self.reversion_mean)
+        return out
+
+    def predict_pair(self, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
+                     scores: Sequence[float], labels: Sequence[str], pings: tuple[float, float] = (0, 0),
+                     home: str | None = None, challenger: str | None = None,
+                     margin: float = 1.0) -> PairPrediction:
+        """Neutral ground unless ``home`` is given, the challenger's K, weight 1, a margin of
+        ``margin`` points for a win (0 for a draw) under a margin rule, reverted players first."""
+        sa, sb = states[a], states[b]
+        ra, rb = sa.get("rev", sa["r"]), sb.get("rev", sb["r"])
+        ks = []
+        for st, r in ((sa, ra), (sb, rb)):
+            ks.append(self.fide_k(st.get("games", 0), st.get("master", r >= self.master_rating))
+                      if self.k == "fide" else float(self.k))
+        if self.k_of == "challenger":
+            ci = 1 if challenger == b else 0
+            ks = [ks[ci], ks[ci]]
+        h_a = self.home_advantage if home == a else 0.0
+        h_b = self.home_advantage if home == b else 0.0
+        e = expected(ra + h_a, rb + h_b) if home in (a, b) else expected(ra, rb)
+        outs = []
+        for lab, s in zip(labels, scores):
+            d = (ra + h_a) - (rb + h_b) if s == 1 else (rb + h_b) - (ra + h_a)
+            try:
+                mult = margin_multiplier(self.margin, 0.0 if s == 0.5 else margin, d, s == 0.5)
+            except ValueError:
+                outs.append(Outcome(lab, s, None, None))
+                continue
+            after_a, after_b = new_ratings(ra, rb, s, ks[0], ks[1], e_a=e, factor=1.0 * mult)
+            outs.append(Outcome(lab, s, after_a, after_b))
+        return PairPrediction(a, b, ra, rb, e, 1.0 - e, tuple(outs))
+
+    def nearest_text(self) -> str:
+        margin = ", a win by 1 point" if self.margin != "none" else ""
+        return ("{name}'s expected score against the {count} players rated nearest, and the change to {name}'s "
+                f"rating each result would bring (neutral ground, {{name}} the challenger{margin})."
+                + EXPECTED_NOTE + ".")
+
+    def predictor_form(self) -> frozenset[str]:
+        form = {"options"}
+        if self.home_advantage:
+            form.add("home")
+        if self.k_of == "challenger":
+            form.add("challenger")
+        if self.margin != "none":
+            form.add("margin")
+        return frozenset(form)
+
+
+_SCORE_TEXT = {1: "1", 0.5: "½", 0: "0"}
 
 
 def _points(p: float) -> str:

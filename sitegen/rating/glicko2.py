@@ -1,7 +1,7 @@
 """Glicko-2 over rating periods, every pair of a match one battle for each side.
 
-Sources: ArenaNet's description of the Guild Wars 2 World vs World ratings,
-seed 003_332138628ebc1034.txt (each three-way match is two battles per world,
+Sources: ArenaNet's description of the Guild Wars 2 World vs World ratings
+(each three-way match is two battles per world,
 tau 0.6, the sine transform of the score share), and Mark Glickman's
 "Example of the Glicko-2 system" (steps 1-8, the Illinois iteration of step 5).
 docs/curators `glicko2`.
@@ -10,7 +10,7 @@ docs/curators `glicko2`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar
@@ -21,7 +21,12 @@ from sitegen.rating.base import (
     is_number, one_of, parse_entries, positive, unknown_key, value_text,
     RATING_ALLOWED, rating_value,
 )
+from sitegen.rating.base import Curve, Interval, Strength, first_of, amount, steps
+from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal
+from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating.registry import register
+from sitegen.rating.replay import Round
 
 SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
 MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops an epsilon
@@ -232,8 +237,31 @@ class Period(RatingEvent):
     battles: tuple[Battle, ...] = ()
 
 
+@register
 class Glicko2(MatchSystem):
     name: ClassVar[str] = "glicko2"
+    label: ClassVar[str] = "Glicko-2"
+    explain: ClassVar[str] = ("Every pair of players is one battle for each side; the new rating, RD and volatility "
+                              "follow Glicko-2 from all of a player's battles in the rating period.")
+    term_labels: ClassVar[Mapping[str, str]] = {
+        "rd_before": "RD before", "rd_after": "RD after",
+        "volatility_before": "σ before", "volatility_after": "σ after",
+        "rd": "RD", "volatility": "Volatility σ",
+    }
+    # Decimals of the standings' own columns: RD reads like a rating, volatility moves in the 5th place.
+    standing_decimals: ClassVar[Mapping[str, int]] = {"rd": 1, "volatility": 5}
+    has_periods: ClassVar[bool] = True
+    # The higher score is ahead, as its battles count.
+    ranked_by: ClassVar[tuple[str, int] | None] = ("score", -1)
+    interval: ClassVar[Interval | None] = Interval(
+        "± 2 RD", "± 2 RD: the 95% interval of the rating (rating − 2 RD to rating + 2 RD).",
+        "95% interval", "rd", 2.0)
+    predicts: ClassVar[bool] = True
+    prediction_text: ClassVar[str] = "for each pair of players, the earlier listed one's expected battle score"
+    outcome_labels: ClassVar[tuple[str, str, str]] = ("all", "equal", "none")     # battle score 1, ½ and 0
+    # pairings.csv (every battle a period's update used) and next.csv (next week's matchups).
+    ledger_tables: ClassVar[tuple[str, ...]] = ("pairings", "next")
+    logistic10: ClassVar[bool] = False
     # Scores are points (seed: the worlds' match scores), not wins; W/D/L is not shown.
     has_outcomes: ClassVar[bool] = False
     # rd_before is the RD going into the period, after growth for periods sat out,
@@ -276,6 +304,8 @@ class Glicko2(MatchSystem):
         self.period = period
         self.score_transform = score_transform
         self.epsilon = float(epsilon)
+        # Periods by the calendar: the board's window is the league's last period.
+        self.calendar_periods = period in ("day", "week")
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
         parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, system=self.name)
@@ -323,70 +353,77 @@ class Glicko2(MatchSystem):
                 out.append((key, index, [m]))
         return out
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        # Each player's value after their last period and that period's index; periods
-        # sat out are applied lazily (idle with k periods) when they next play.
-        held: dict[str, tuple[Glicko, int]] = {}
-        events: list[RatingEvent] = []
+    def rounds(self, matches: Sequence[Match]) -> Iterator[Round]:
         for key, index, group in self.periods(matches):
-            before: dict[str, Glicko] = {}        # first appearance order in the period
-            results: dict[str, list[tuple[Glicko, float]]] = {}
-            battles: list[Battle] = []
-            games: dict[str, int] = {}
-            for m in group:
-                for name in m.players:
-                    if name not in before:
-                        if name in held:
-                            value, last = held[name]
-                            before[name] = idle(value, index - last - 1)
-                        else:
-                            # A player enters at their first period, from [initial] if it names them.
-                            before[name] = self.starts.get(name, self.initial)
-                        results[name] = []
-                    games[name] = games.get(name, 0) + 1
-            for m in group:
-                scores = [float(e["score"]) for e in m.entries]
-                for i, name in enumerate(m.players):
-                    for j, other in enumerate(m.players):
-                        if i != j:
-                            s = battle_score(scores[i], scores[j], self.score_transform)
-                            results[name].append((before[other], s))
-                            battles.append(Battle(m.id, name, other, s, before[other]))
-            changes = []
-            for name, old in before.items():
-                try:
-                    new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
-                except (RatingDiverged, OverflowError, ZeroDivisionError, ValueError):
-                    new = Glicko(math.nan, math.nan, math.nan)
-                for value, what in ((new.volatility, "the volatility"), (new.rd, "the RD"),
-                                    (new.rating, "the rating")):
-                    if not math.isfinite(value):
-                        raise RatingDiverged(key, f"{what} of {name!r}")
-                held[name] = (new, index)
-                changes.append(Change(name, old.rating, new.rating, {
-                    "rd_before": old.rd, "rd_after": new.rd,
-                    "volatility_before": old.volatility, "volatility_after": new.volatility,
-                }))
-            events.append(Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
-                                 index, games, tuple(battles)))
-        return events
+            yield Round(key, index, tuple(group))
+
+    # A player's state: their value after their last period and that period's index (None
+    # before their first); periods sat out are applied lazily (idle with k periods) when
+    # they next play.
+    def start(self, player: str) -> tuple[Glicko, int | None]:
+        # A player enters at their first period, from [initial] if it names them.
+        return self.starts.get(player, self.initial), None
+
+    def step(self, round: Round, before: Mapping[str, tuple[Glicko, int | None]]
+             ) -> tuple[RatingEvent, dict[str, tuple[Glicko, int | None]]]:
+        key, index, group = round.key, round.index, round.matches
+        entering: dict[str, Glicko] = {}        # first appearance order in the period
+        for name, (held, last) in before.items():
+            entering[name] = held if last is None else idle(held, index - last - 1)
+        results: dict[str, list[tuple[Glicko, float]]] = {name: [] for name in entering}
+        battles: list[Battle] = []
+        games: dict[str, int] = {}
+        for m in group:
+            for name in m.players:
+                games[name] = games.get(name, 0) + 1
+        for m in group:
+            scores = [float(e["score"]) for e in m.entries]
+            for i, name in enumerate(m.players):
+                for j, other in enumerate(m.players):
+                    if i != j:
+                        s = battle_score(scores[i], scores[j], self.score_transform)
+                        results[name].append((entering[other], s))
+                        battles.append(Battle(m.id, name, other, s, entering[other]))
+        changes = []
+        after: dict[str, tuple[Glicko, int | None]] = {}
+        for name, old in entering.items():
+            try:
+                new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
+            except (RatingDiverged, OverflowError, ZeroDivisionError, ValueError):
+                new = Glicko(math.nan, math.nan, math.nan)
+            for value, what in ((new.volatility, "the volatility"), (new.rd, "the RD"),
+                                (new.rating, "the rating")):
+                if not math.isfinite(value):
+                    raise RatingDiverged(key, f"{what} of {name!r}")
+            after[name] = (new, index)
+            changes.append(Change(name, old.rating, new.rating, {
+                "rd_before": old.rd, "rd_after": new.rd,
+                "volatility_before": old.volatility, "volatility_after": new.volatility,
+            }))
+        event = Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
+                       index, games, tuple(battles))
+        return event, after
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         # The RD shown is the one at the end of the league's last period (interpretation):
         # grown by step 6 for every period a player sat out after their last game. The
         # Period events carry their index and match counts, so this is a function of
-        # the events alone.
+        # the events alone. An event of another shape counts as the next period, one game
+        # for each of its players.
         last: dict[str, tuple[Change, int]] = {}
         games: dict[str, int] = {}
-        for event in events:
-            assert isinstance(event, Period), "glicko2 standings come from Glicko2.rate events"
+        end = 0
+        for position, event in enumerate(events):
+            index = event.index if isinstance(event, Period) else position
             for c in event.changes:
-                last[c.player] = (c, event.index)
-                games[c.player] = games.get(c.player, 0) + event.games[c.player]
-        end = events[-1].index if events else 0
+                last[c.player] = (c, index)
+                played = event.games.get(c.player, 1) if isinstance(event, Period) else 1
+                games[c.player] = games.get(c.player, 0) + played
+            end = index
         out = []
         for name, (c, index) in last.items():
-            final = idle(Glicko(c.after, c.terms["rd_after"], c.terms["volatility_after"]), end - index)
+            final = idle(Glicko(c.after, float(c.terms["rd_after"] or 0.0),
+                                float(c.terms["volatility_after"] or 0.0)), end - index)
             out.append(Standing(name, final.rating, games[name],
                                 {"rd": final.rd, "volatility": final.volatility}))
         return out
@@ -408,6 +445,89 @@ class Glicko2(MatchSystem):
         mine = match.entries[index]["score"]
         place = 1 + sum(1 for e in match.entries if e["score"] > mine)
         return f"{ordinal(place)} of {len(match.players)}"
+
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        order = sorted(range(len(e)), key=lambda i: -e[i]["score"])
+        return first_of([f"{names[i]} {amount(e[i]['score'])}" for i in order])
+
+    @classmethod
+    def curve(cls) -> Curve:
+        rows: list[dict[str, float | str]] = []
+        for transform, label in (("sine", "sine (the default)"), ("share", "share"),
+                                 ("outcome", "outcome")):
+            for share in steps(0, 1, 100):
+                rows.append({"x": share, "y": battle_score(share, 1.0 - share, transform),
+                             "series": label})
+        return Curve("Share of the two scores, A / (A + B)", "Battle score of A", "Transform",
+                     tuple(rows),
+                     "The battle score each transform gives for a share of the two worlds' scores. "
+                     "The sine flattens near the ends, so a crushing win counts little more than a clear one.",
+                     x_format=".2f")
+
+    # --- predictions ---------------------------------------------------------------------
+
+    def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+        """One per pair of players of a match (each unordered pair once, A the earlier listed):
+        A's E(mu, mu_j, phi_j) from the values both held at the start of the rating period,
+        against A's battle score after the league's score transform."""
+        by_id = {m.id: m for m in matches}
+        for event in events:
+            battles = event.battles if isinstance(event, Period) else ()
+            # Every participant of a period is some battle's opponent: their value going into it.
+            start: dict[str, Glicko] = {b.opponent: b.opponent_before for b in battles}
+            position: dict[str, dict[str, int]] = {}
+            for b in battles:
+                m = by_id[b.match_id]
+                pos = position.get(m.id)
+                if pos is None:
+                    pos = position[m.id] = {name: i for i, name in enumerate(m.players)}
+                # Each side of each pair is a battle; the earlier listed player's side is the prediction.
+                if pos[b.player] < pos[b.opponent]:
+                    yield PairForecast(m.played.year, expected_score(start[b.player], b.opponent_before),
+                                       b.score, b.player, b.opponent, m.id)
+
+    def predictor_states(self, matches: Sequence[Match], events: Sequence[RatingEvent],
+                         standings: Sequence[Standing]) -> dict[str, dict[str, Any]]:
+        return {s.player: {"r": s.rating, "rd": s.extra["rd"], "vol": s.extra["volatility"]} for s in standings}
+
+    def predictor_params(self) -> dict[str, Any]:
+        return self.param_values("tau", "epsilon")
+
+    def predict_pair(self, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
+                     scores: Sequence[float], labels: Sequence[str], pings: tuple[float, float] = (0, 0),
+                     home: str | None = None, challenger: str | None = None,
+                     margin: float = 1.0) -> PairPrediction:
+        """One match of the two in the period after the league's last: each enters with the RD
+        the standings show."""
+        sa, sb = states[a], states[b]
+        ga = Glicko(sa["r"], sa["rd"], sa["vol"])
+        gb = Glicko(sb["r"], sb["rd"], sb["vol"])
+        outs = tuple(Outcome(lab, s, update(ga, [(gb, s)], tau=self.tau, epsilon=self.epsilon).rating,
+                             update(gb, [(ga, 1.0 - s)], tau=self.tau, epsilon=self.epsilon).rating)
+                     for lab, s in zip(labels, scores))
+        return PairPrediction(a, b, ga.rating, gb.rating, expected_score(ga, gb), expected_score(gb, ga), outs)
+
+    def predictor_text(self) -> str:
+        return ("Choose two players to see each one's expected battle score and the rating change each result "
+                "would bring." + EXPECTED_NOTE + ".")
+
+    def nearest_text(self) -> str:
+        return ("{name}'s expected battle score against the {count} players rated nearest, and the change to "
+                "{name}'s rating each result would bring (one match in the next rating period; all, equal and "
+                "none: battle scores 1, ½ and 0)." + EXPECTED_NOTE + ".")
+
+    def matchup_expected(self, a: tuple[float, float | None], b: tuple[float, float | None]) -> float:
+        """E of a's battle against b, each (rating, RD) as next.csv groups them (volatility plays no part)."""
+        return expected_score(Glicko(a[0], a[1] or 0.0, 0.0), Glicko(b[0], b[1] or 0.0, 0.0))
+
+    def strength(self, standing: Standing | None, ping: float) -> Strength:
+        """Glicko-2's E: the slope is g of the player's own RD (as the opponent's) per point."""
+        start = self.initial
+        r = standing.rating if standing is not None else start.rating
+        rd = standing.extra["rd"] if standing is not None else start.rd
+        return Strength(r, r, g(rd / SCALE) / SCALE)
 
 
 def _score_text(score: float) -> str:

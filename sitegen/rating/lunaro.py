@@ -1,13 +1,13 @@
 """Lunaro: Elo on ping-adjusted ability, scored by goal share.
 
 Source: the Lunaro Rating Specification (quonnz, koza1brada, Yujas; 7 June
-2022), seed 000_13c2659b4c84b7a2.txt. docs/curators `lunaro`.
+2022). The rule as this site states it: spec/lunaro.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from sitegen.rating.limits import MAX_COUNT, MAX_RATING
@@ -17,7 +17,11 @@ from sitegen.rating.base import (
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )
-from sitegen.rating.base import EN_DASH
+from sitegen.rating.base import EN_DASH, Curve, steps, Standing, Strength, LN10_400
+from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
+from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating.registry import register
+from sitegen.rating.replay import Round
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
 WINNING_GOALS = 20   # only one player can reach it: the match ends when someone does
@@ -42,10 +46,22 @@ def goal_share(goals_a: int, goals_b: int) -> float:
     return 0.5 if total == 0 else goals_a / total
 
 
+@register
 class Lunaro(MatchSystem):
     name: ClassVar[str] = "lunaro"
+    label: ClassVar[str] = "Lunaro (ping-adjusted Elo, goal share)"
+    # One sentence under each match's table: where its numbers come from.
+    explain: ClassVar[str] = ("Each change is K × (actual − expected), rounded to a whole number; the expected "
+                              "score comes from each player's ping-adjusted ability.")
     integer_ratings: ClassVar[bool] = True
     terms: ClassVar[tuple[str, ...]] = ("ability", "expected", "score", "k")
+    term_labels: ClassVar[Mapping[str, str]] = {
+        "ability": "Ability A", "expected": "Expected E", "score": "Actual S", "k": "K"}
+    # No interval of its own: the board's comes from a bootstrap of the matches (honest.py).
+    bootstraps: ClassVar[bool] = True
+    predicts: ClassVar[bool] = True
+    prediction_text: ClassVar[str] = "the first listed player's expected share of the goals"
+    outcome_labels: ClassVar[tuple[str, str, str]] = ("20–0", "10–10", "0–20")
     params: ClassVar[tuple[Param, ...]] = (
         Param("initial", 1500, lambda v: is_int(v) and 0 <= v <= MAX_RATING, f"a whole number from 0 to {MAX_RATING:,}",
               "Rating of a new player. The spec sets none; 1500 is the contract's interpretation."),
@@ -113,26 +129,24 @@ class Lunaro(MatchSystem):
     def k_for(self, rating: float) -> float:
         return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        ratings: dict[str, int] = dict(self.starts)
-        events = []
-        for m in matches:
-            (a, b), (ea, eb) = m.players, m.entries
-            ra, rb = ratings.get(a, self.initial), ratings.get(b, self.initial)
-            aa = ability(ra, ea["ping"], self.ping_influence)
-            ab = ability(rb, eb["ping"], self.ping_influence)
-            exp_a = expected(aa, ab)
-            s_a = goal_share(ea["goals"], eb["goals"])
-            changes = []
-            for name, r, abil, exp, s in ((a, ra, aa, exp_a, s_a), (b, rb, ab, 1.0 - exp_a, 1.0 - s_a)):
-                k = self.k_for(r)   # K follows the rank R, not the ability A
-                after = max(0, round_half_away(r + k * (s - exp)))
-                changes.append(Change(name, r, after,
-                                      {"ability": abil, "expected": exp, "score": s, "k": k}))
-            for c in changes:
-                ratings[c.player] = c.after
-            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
-        return events
+    def start(self, player: str) -> int:
+        return self.starts.get(player, self.initial)
+
+    def step(self, round: Round, before: Mapping[str, int]) -> tuple[RatingEvent, dict[str, int]]:
+        (m,) = round.matches
+        (a, b), (ea, eb) = m.players, m.entries
+        ra, rb = before[a], before[b]
+        aa = ability(ra, ea["ping"], self.ping_influence)
+        ab = ability(rb, eb["ping"], self.ping_influence)
+        exp_a = expected(aa, ab)
+        s_a = goal_share(ea["goals"], eb["goals"])
+        changes = []
+        for name, r, abil, exp, s in ((a, ra, aa, exp_a, s_a), (b, rb, ab, 1.0 - exp_a, 1.0 - s_a)):
+            k = self.k_for(r)   # K follows the rank R, not the ability A
+            after = max(0, round_half_away(r + k * (s - exp)))
+            changes.append(Change(name, r, after,
+                                  {"ability": abil, "expected": exp, "score": s, "k": k}))
+        return round.event(changes), {c.player: int(c.after) for c in changes}
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = f"{entry['goals']} goals, ping {entry['ping']} ms"
@@ -150,3 +164,58 @@ class Lunaro(MatchSystem):
     def result(self, match: Match, index: int) -> str:
         mine, theirs = match.entries[index]["goals"], match.entries[1 - index]["goals"]
         return f"{mine}{EN_DASH}{theirs}"
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        if len(e) != 2:
+            return super().summary(match, names)
+        return f"{names[0]} {e[0]['goals']}–{e[1]['goals']} {names[1]}"
+
+    # --- predictions ---------------------------------------------------------------------
+
+    def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+        return first_listed(events)
+
+    def predictor_params(self) -> dict[str, Any]:
+        return self.param_values("k", "k_bands", "ping_influence")
+
+    def predict_pair(self, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
+                     scores: Sequence[float], labels: Sequence[str], pings: tuple[float, float] = (0, 0),
+                     home: str | None = None, challenger: str | None = None,
+                     margin: float = 1.0) -> PairPrediction:
+        """The next match at the pings given; the change at each of a's goal shares ``scores``."""
+        ra, rb = states[a]["r"], states[b]["r"]
+        e = expected(ability(ra, pings[0], self.ping_influence), ability(rb, pings[1], self.ping_influence))
+        outs = tuple(Outcome(lab, s, max(0, round_half_away(ra + self.k_for(ra) * (s - e))),
+                             max(0, round_half_away(rb + self.k_for(rb) * ((1.0 - s) - (1.0 - e)))))
+                     for lab, s in zip(labels, scores))
+        return PairPrediction(a, b, ra, rb, e, 1.0 - e, outs)
+
+    def predictor_text(self) -> str:
+        return ("Choose two players to see each one's expected share of the goals and the rating change each "
+                "result would bring." + EXPECTED_NOTE + ", and a lunaro match is scored by its goal share.")
+
+    def nearest_text(self) -> str:
+        return ("{name}'s expected share of the goals against the {count} players rated nearest, and the change "
+                "to {name}'s rating each result would bring (both at ping 0)." + EXPECTED_NOTE + ".")
+
+    def predictor_form(self) -> frozenset[str]:
+        return frozenset({"pings"})
+
+    def strength(self, standing: Standing | None, ping: float) -> Strength:
+        """The expected score is taken between abilities A = R sech(ping / I): the ping the
+        ticket queues with is the ping the match would be played at (*interpretation*)."""
+        r = standing.rating if standing is not None else float(self.initial)
+        return Strength(r, ability(r, ping, self.ping_influence), LN10_400)
+
+    @classmethod
+    def curve(cls) -> Curve:
+        default = next(p.default for p in cls.params if p.name == "ping_influence")
+        rows: list[dict[str, float | str]] = []
+        for influence in (default / 2, default, default * 2):
+            label = f"ping_influence = {influence:g}" + (" (default)" if influence == default else "")
+            for ping in steps(0, 600, 60):
+                rows.append({"x": ping, "y": ability(1.0, ping, influence), "series": label})
+        return Curve("Ping (ms)", "Share of the rating that counts (A / R)", "Setting", tuple(rows),
+                     "The ability factor sech(P / I) against ping, for the default influence and for half "
+                     "and double it. The host plays at ping 0 and keeps the whole rating.")

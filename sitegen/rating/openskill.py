@@ -10,7 +10,7 @@ systems: an addition with the same files, a rating of mu - 3 sigma (the "ordinal
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,11 +18,16 @@ from openskill.models import PlackettLuce
 
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.base import (
-    Change, Example, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
+    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
     count, is_number, last_ratings, listing, parse_entries, positive, rating_value, unknown_key, value_text,
     RATING_ALLOWED,
 )
+from sitegen.rating.base import Curve, Interval, Strength, first_of, steps
+from sitegen.rating.words import LOBBY
+from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal as place_text
+from sitegen.rating.registry import register
+from sitegen.rating.replay import Round
 
 TEAM_KEYS = ("place", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
@@ -68,8 +73,28 @@ def spread(v: Any) -> bool:
     return positive(v) and v <= MAX_SPREAD
 
 
+@register
 class OpenSkill(MatchSystem):
     name: ClassVar[str] = "openskill"
+    label: ClassVar[str] = "OpenSkill (Plackett-Luce)"
+    explain: ClassVar[str] = ("Each player's skill is a belief, mean μ and uncertainty σ, updated by the openskill "
+                              "package's Plackett-Luce model from the teams' places; the rating is μ − 3σ.")
+    term_labels: ClassVar[Mapping[str, str]] = {
+        "mu_before": "μ before", "mu_after": "μ after", "sigma_before": "σ before", "sigma_after": "σ after",
+        "mu": "Mean μ", "sigma": "Uncertainty σ",
+    }
+    standing_decimals: ClassVar[Mapping[str, int]] = {"mu": 2, "sigma": 2}
+    ranked_by: ClassVar[tuple[str, int] | None] = ("place", 1)
+    # The rating is the interval's lower end, mu - 3 sigma, so the board shows the mean and
+    # the spread apart from it.
+    interval: ClassVar[Interval | None] = Interval(
+        "μ ± 3σ", "μ ± 3σ: the 99.7% interval of the skill (μ − 3σ to μ + 3σ); the rating "
+        "is its lower end, μ − 3σ, a skill the player has almost surely reached.",
+        "99.7% interval", "sigma", 3.0, centre="mu")
+    predicts: ClassVar[bool] = True
+    prediction_text: ClassVar[str] = ("for each pair of teams, the better placed team's chance of winning by the "
+                                      "Plackett-Luce model")
+    logistic10: ClassVar[bool] = False
     # rating_before/after are the ordinal mu - 3 sigma; these four are the belief itself,
     # so an auditor replays the package from the row alone (sigma before tau is added).
     terms: ClassVar[tuple[str, ...]] = ("mu_before", "mu_after", "sigma_before", "sigma_after")
@@ -92,7 +117,7 @@ class OpenSkill(MatchSystem):
         Param("limit_sigma", False, lambda v: isinstance(v, bool), "true or false",
               "openskill's option: true keeps sigma from growing in a match (tau cannot add to it)."),
     )
-    fields: ClassVar = ()
+    fields: ClassVar[tuple[Field, ...]] = ()
     example: ClassVar[Example] = Example(
         players=(2, None), entry={}, teams=True, team_key="place",
         rules=("teams are ranked by place: 1 for the winners, equal places tie",
@@ -196,38 +221,36 @@ class OpenSkill(MatchSystem):
         return ParsedMatch(tuple(names), tuple(entries), {"places": tuple(places)},
                            name_paths=tuple(name_paths))
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        held: dict[str, Skill] = dict(self.starts)
-        events = []
-        for m in matches:
-            before = [held.get(name, self.initial) for name in m.players]
-            teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
-            for i, e in enumerate(m.entries):
-                teams.setdefault(e["team"], []).append(i)
-            order = sorted(teams)
-            try:
-                rated = update(self.model, [[before[i] for i in teams[t]] for t in order], m.extra["places"])
-            except (OverflowError, ZeroDivisionError, ValueError) as exc:
-                raise RatingDiverged(m.id, "the team strengths e^(mu / c)",
-                                     "use a larger beta or a smaller mu, so that mu / beta stays well "
-                                     "below 700") from exc
-            after: dict[int, Skill] = {}
-            for t, team in zip(order, rated):
-                for i, skill in zip(teams[t], team):
-                    after[i] = skill
-            changes = []
-            for i, name in enumerate(m.players):
-                old, new = before[i], after[i]
-                if not (math.isfinite(new.mu) and math.isfinite(new.sigma)):
-                    raise RatingDiverged(m.id, f"the skill of {name!r}")
-                changes.append(Change(name, old.ordinal, new.ordinal, {
-                    "mu_before": old.mu, "mu_after": new.mu,
-                    "sigma_before": old.sigma, "sigma_after": new.sigma,
-                }))
-            for i, name in enumerate(m.players):
-                held[name] = after[i]
-            events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
-        return events
+    def start(self, player: str) -> Skill:
+        return self.starts.get(player, self.initial)
+
+    def step(self, round: Round, before: Mapping[str, Skill]) -> tuple[RatingEvent, dict[str, Skill]]:
+        (m,) = round.matches
+        held = [before[name] for name in m.players]
+        teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
+        for i, e in enumerate(m.entries):
+            teams.setdefault(e["team"], []).append(i)
+        order = sorted(teams)
+        try:
+            rated = update(self.model, [[held[i] for i in teams[t]] for t in order], m.extra["places"])
+        except (OverflowError, ZeroDivisionError, ValueError) as exc:
+            raise RatingDiverged(m.id, "the team strengths e^(mu / c)",
+                                 "use a larger beta or a smaller mu, so that mu / beta stays well "
+                                 "below 700") from exc
+        after: dict[int, Skill] = {}
+        for t, team in zip(order, rated):
+            for i, skill in zip(teams[t], team):
+                after[i] = skill
+        changes = []
+        for i, name in enumerate(m.players):
+            old, new = held[i], after[i]
+            if not (math.isfinite(new.mu) and math.isfinite(new.sigma)):
+                raise RatingDiverged(m.id, f"the skill of {name!r}")
+            changes.append(Change(name, old.ordinal, new.ordinal, {
+                "mu_before": old.mu, "mu_after": new.mu,
+                "sigma_before": old.sigma, "sigma_after": new.sigma,
+            }))
+        return round.event(changes), {name: after[i] for i, name in enumerate(m.players)}
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         last, games = last_ratings(events)
@@ -270,6 +293,122 @@ class OpenSkill(MatchSystem):
         mine = match.entries[index]["place"]
         tied = " (tied)" if places.count(mine) > 1 else ""
         return f"{place_text(mine)} of {len(places)}{tied}"
+
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        sides: dict[int, list[int]] = {}
+        for i, entry in enumerate(e):
+            sides.setdefault(entry["team"], []).append(i)
+        ranked = sorted(sides, key=lambda t: (e[sides[t][0]]["place"], t))   # a tie as listed
+
+        def side(members: list[int]) -> str:      # "Ann & Bo": the commas part the teams
+            who = [names[i] for i in members]
+            return " & ".join(who if len(who) <= LOBBY else who[:LOBBY] + [f"{len(who) - LOBBY} more"])
+
+        return first_of([f"{e[sides[t][0]]['place']}. {side(sides[t])}" for t in ranked], " teams")
+
+    @classmethod
+    def curve(cls) -> Curve:
+        system = cls()
+        new = system.initial.sigma
+        rows: list[dict[str, float | str]] = []
+        for size, sigma, label in ((1, new, f"1 v 1, new players (σ = {new:.2f})"),
+                                   (1, 2.0, "1 v 1, settled players (σ = 2)"),
+                                   (4, new, "4 v 4, new players")):
+            for gap in steps(-20, 20, 80):
+                # The winners' skill is `gap` above the losers' for every player of the two teams.
+                winners = [Skill(system.initial.mu + gap / 2, sigma)] * size
+                losers = [Skill(system.initial.mu - gap / 2, sigma)] * size
+                after = update(system.model, [winners, losers], [1, 2])
+                rows.append({"x": gap, "y": after[0][0].mu - winners[0].mu, "series": label})
+        return Curve("Skill gap (each winner's μ minus each loser's)", "Change of a winner's μ", "Game",
+                     tuple(rows),
+                     "How much a win raises a player's mean skill μ, computed by the openskill package with "
+                     "the default parameters. A win the model expected (a large gap) earns little; an upset "
+                     "earns up to σ² / c. Uncertain players move far more than settled ones. In four against "
+                     "four the teams' gap is four players' gaps and c holds eight players' uncertainty, so "
+                     "a player moves less at every gap.",
+                     y_format=",.2f")
+
+    # --- predictions ---------------------------------------------------------------------
+
+    def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+        """One per pair of teams of a match (each unordered pair once): the better placed team's
+        ``predict_win`` from every player's mu and sigma before the match, against S = 1; on a
+        tie the earlier listed team, S = 0.5. A team is named by its players joined with " & "."""
+        model = self.model
+        by_id = {m.id: m for m in matches}
+        for event in events:
+            m = by_id[event.key]
+            teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
+            for i, e in enumerate(m.entries):
+                teams.setdefault(e["team"], []).append(i)
+            order = sorted(teams)                     # team numbers follow the match's listing
+            places = m.extra["places"]
+            # changes.csv rows follow the match's player order: each row's belief before it.
+            skills = [[model.rating(mu=float(event.changes[i].terms["mu_before"] or 0.0),
+                                    sigma=float(event.changes[i].terms["sigma_before"] or 0.0))
+                       for i in teams[t]] for t in order]
+            names = [" & ".join(m.players[i] for i in teams[t]) for t in order]
+            n = len(order)
+            for i in range(n):
+                for j in range(i + 1, n):
+                    a, b = (j, i) if places[j] < places[i] else (i, j)
+                    win = float(model.predict_win([skills[a], skills[b]])[0])
+                    yield PairForecast(m.played.year, win, 0.5 if places[i] == places[j] else 1.0,
+                                       names[a], names[b], m.id)
+
+    def predictor_states(self, matches: Sequence[Match], events: Sequence[RatingEvent],
+                         standings: Sequence[Standing]) -> dict[str, dict[str, Any]]:
+        return {s.player: {"r": s.rating, "mu": s.extra["mu"], "sigma": s.extra["sigma"]} for s in standings}
+
+    def predictor_params(self) -> dict[str, Any]:
+        # z: the ordinal mu - z sigma the ratings are.
+        return {**self.param_values("beta", "tau", "kappa", "limit_sigma"), "z": Z}
+
+    def predict_pair(self, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
+                     scores: Sequence[float], labels: Sequence[str], pings: tuple[float, float] = (0, 0),
+                     home: str | None = None, challenger: str | None = None,
+                     margin: float = 1.0) -> PairPrediction:
+        """One match of the two as teams of one; E is the package's ``predict_win``."""
+        sa, sb = states[a], states[b]
+        ka, kb = Skill(sa["mu"], sa["sigma"]), Skill(sb["mu"], sb["sigma"])
+        model = self.model
+        win = model.predict_win([[model.rating(mu=ka.mu, sigma=ka.sigma)], [model.rating(mu=kb.mu, sigma=kb.sigma)]])
+        outs = []
+        for lab, s in zip(labels, scores):
+            if s not in PLACES:
+                raise ValueError(f"openskill predicts a win, a draw or a loss (S = 1, 0.5 or 0), not S = {s}")
+            (na,), (nb,) = update(model, [[ka], [kb]], PLACES[s])
+            outs.append(Outcome(lab, s, na.mu - Z * na.sigma, nb.mu - Z * nb.sigma,
+                                ((na.mu, na.sigma), (nb.mu, nb.sigma))))
+        return PairPrediction(a, b, ka.ordinal, kb.ordinal, float(win[0]), float(win[1]), tuple(outs),
+                              ((ka.mu, ka.sigma), (kb.mu, kb.sigma)))
+
+    predicts_chance: ClassVar[bool] = True
+
+    def predictor_text(self) -> str:
+        return ("Choose two players to see each one's chance of winning a match of the two and how a win, a draw "
+                "or a loss would move each one's μ, σ and rating μ − 3σ, by the openskill package's formulas.")
+
+    def nearest_text(self) -> str:
+        return ("{name}'s chance of winning against the {count} players rated nearest (the openskill package's "
+                "prediction for a match of the two), and the change to {name}'s rating μ − 3σ a win, a draw or "
+                "a loss would bring.")
+
+    def strength(self, standing: Standing | None, ping: float) -> Strength:
+        """Plackett-Luce for two players: P(a ahead) = 1 / (1 + e^(-(mu_a - mu_b) / c)) with
+        c^2 = sigma_a^2 + sigma_b^2 + 2 beta^2; the opponent's sigma stands for both
+        (*interpretation*, as glicko2 takes g of the opponent's RD alone)."""
+        mu = standing.extra["mu"] if standing is not None else self.initial.mu
+        sigma = standing.extra["sigma"] if standing is not None else self.initial.sigma
+        rating = standing.rating if standing is not None else self.initial.ordinal
+        return Strength(rating, mu, 1.0 / math.sqrt(2.0 * sigma * sigma + 2.0 * self.beta * self.beta))
+
+
+# The first player's S -> the two places of a predicted match.
+PLACES = {1.0: (1, 2), 0.5: (1, 1), 0.0: (2, 1)}
 
 
 def _side(members: Sequence[str], solo: bool) -> str:

@@ -1,13 +1,13 @@
 """Battle-royale placement Elo: every match is a duel against each other player.
 
-Source: the Fortnite rating proposal, seed 002_4830abbe64cf75eb.txt (Phase 3,
-"1) Elo implementation"). docs/curators `placement`.
+Source: the Fortnite battle-royale rating proposal (Phase 3, "1) Elo implementation").
+The rule as this site states it: spec/placement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -18,7 +18,12 @@ from sitegen.rating.base import (
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
-from sitegen.rating.base import event_name, listing
+from sitegen.rating.base import Curve, event_name, expected, expected_curve, first_of, listing
+from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairForecast, PairPrediction
+from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating.registry import register
+from sitegen.rating.words import ordinal
+from sitegen.rating.replay import Round
 
 
 def placement_terms(ratings: np.ndarray, places: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -40,14 +45,21 @@ def placement_terms(ratings: np.ndarray, places: np.ndarray) -> tuple[np.ndarray
     return expected, score
 
 
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th."""
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
+@register
 class Placement(MatchSystem):
     name: ClassVar[str] = "placement"
+    label: ClassVar[str] = "Placement Elo"
+    explain: ClassVar[str] = ("Each change is K × (actual − expected): the actual score counts every player placed "
+                              "below (a tie counts half), the expected score sums the chances against every other "
+                              "player; ratings never go below the floor.")
+    term_labels: ClassVar[Mapping[str, str]] = {"expected": "Expected E", "score": "Actual S", "k": "K"}
+    # No win or loss: the better place is ahead, and first places are its wins.
+    ranked_by: ClassVar[tuple[str, int] | None] = ("place", 1)
+    ranks_by_place: ClassVar[bool] = True
+    bootstraps: ClassVar[bool] = True
+    predicts: ClassVar[bool] = True
+    prediction_text: ClassVar[str] = "for each pair of players, the better placed one's expected score"
+    outcome_labels: ClassVar[tuple[str, str, str]] = ("1st", "tied", "2nd")     # of a lobby of the two
     # W/D/L has no meaning among 2..100 places; the place itself is shown (describe).
     has_outcomes: ClassVar[bool] = False
     # k is the K actually applied to that player (after the normalize division), so an
@@ -131,30 +143,27 @@ class Placement(MatchSystem):
         band = np.searchsorted(self._lows, ratings, side="right") - 1
         return self._band_k[np.maximum(band, 0)]
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        ratings: dict[str, float] = {name: float(r) for name, r in self.starts.items()}
-        initial, floor = float(self.initial), float(self.floor)
-        events = []
-        for m in matches:
-            n = len(m.players)
-            before = [ratings.get(p, initial) for p in m.players]
-            # TOML integers have no size limit; past int64 numpy keeps them as exact Python ints.
-            places = np.array([e["place"] for e in m.entries])
-            r = np.array(before)
-            exp, score = placement_terms(r, places)
-            ks = self.k_of(r)                  # each player's from their own pre-match rating
-            if self.normalize:
-                ks /= n - 1
-            # Everyone from the ratings held before the match (docs/curators).
-            after = np.maximum(floor, r + ks * (score - exp)).tolist()
-            changes = tuple(
-                Change(p, b, a, {"expected": e, "score": s, "k": k})
-                for p, b, a, e, s, k in zip(m.players, before, after, exp.tolist(), score.tolist(),
-                                            ks.tolist())
-            )
-            ratings.update(zip(m.players, after))
-            events.append(RatingEvent(m.id, m.played, (m.id,), changes))
-        return events
+    def start(self, player: str) -> float:
+        return float(self.starts[player]) if player in self.starts else float(self.initial)
+
+    def step(self, round: Round, before: Mapping[str, float]) -> tuple[RatingEvent, dict[str, float]]:
+        (m,) = round.matches
+        n = len(m.players)
+        held = [before[p] for p in m.players]
+        # TOML integers have no size limit; past int64 numpy keeps them as exact Python ints.
+        places = np.array([e["place"] for e in m.entries])
+        r = np.array(held)
+        exp, score = placement_terms(r, places)
+        ks = self.k_of(r)                  # each player's from their own pre-match rating
+        if self.normalize:
+            ks /= n - 1
+        # Everyone from the ratings held before the match (docs/curators).
+        after = np.maximum(float(self.floor), r + ks * (score - exp)).tolist()
+        changes = tuple(
+            Change(p, b, a, {"expected": e, "score": s, "k": k})
+            for p, b, a, e, s, k in zip(m.players, held, after, exp.tolist(), score.tolist(), ks.tolist())
+        )
+        return round.event(changes), dict(zip(m.players, after))
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         return ordinal(entry["place"])
@@ -170,3 +179,127 @@ class Placement(MatchSystem):
 
     def result(self, match: Match, index: int) -> str:
         return f"{ordinal(match.entries[index]['place'])} of {len(match.players)}"
+
+    def summary(self, match: Match, names: Sequence[str]) -> str:
+        e = match.entries
+        order = sorted(range(len(e)), key=lambda i: e[i]["place"])      # stable: a tie as listed
+        return first_of([f"{e[i]['place']}. {names[i]}" for i in order])
+
+    @classmethod
+    def curve(cls) -> Curve:
+        return expected_curve("In a lobby a player's expected score is the sum of these values over "
+                              "every other player.")
+
+    # --- predictions ---------------------------------------------------------------------
+
+    def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+        """One per pair of players of a match: the better placed one's E from the ratings before
+        the match, against S = 1; on a tie the earlier listed of the two, S = 0.5."""
+        places_of = {m.id: [e["place"] for e in m.entries] for m in matches}
+        for event in events:
+            places = places_of[event.key]
+            # Rows follow the match's player order; a placement change always has a rating before.
+            ratings = [cast(float, c.before) for c in event.changes]
+            names = [c.player for c in event.changes]
+            n = len(ratings)
+            for i in range(n):
+                for j in range(i + 1, n):
+                    # The better placed one is predicted; on a tie the earlier listed (i).
+                    a, b = (j, i) if places[j] < places[i] else (i, j)
+                    yield PairForecast(event.played.year, expected(ratings[a], ratings[b]),
+                                       0.5 if places[i] == places[j] else 1.0, names[a], names[b], event.key)
+
+    def predictor_params(self) -> dict[str, Any]:
+        return self.param_values("k", "k_bands", "normalize", "floor", "initial")
+
+    def predict_lobby(self, players: Sequence[str], states: Mapping[str, Mapping[str, Any]]) -> LobbyPrediction:
+        r = np.array([float(states[p]["r"]) for p in players])
+        exp, _ = placement_terms(r, np.arange(1, len(players) + 1))
+        ks = self.k_of(r)
+        if self.normalize:
+            ks = ks / (len(players) - 1)
+        return LobbyPrediction(tuple(players), tuple(r.tolist()), tuple(exp.tolist()), tuple(ks.tolist()),
+                               float(self.floor))
+
+    def predict_pair(self, a: str, b: str, states: Mapping[str, Mapping[str, Any]], *,
+                     scores: Sequence[float], labels: Sequence[str], pings: tuple[float, float] = (0, 0),
+                     home: str | None = None, challenger: str | None = None,
+                     margin: float = 1.0) -> PairPrediction:
+        """A lobby of the two: S is 1 ahead, 0.5 tied, 0 behind."""
+        lobby = self.predict_lobby((a, b), states)
+        outs = [Outcome(lab, s, lobby.after(0, s), lobby.after(1, 1.0 - s)) for lab, s in zip(labels, scores)]
+        return PairPrediction(a, b, lobby.ratings[0], lobby.ratings[1], lobby.expected[0], lobby.expected[1],
+                              tuple(outs))
+
+    def predictor_text(self) -> str:
+        return ("Choose a lobby of two or more players to see each one's expected score (the duels they are "
+                "expected to win, of one against each other player) and the rating change each finishing place "
+                "would bring." + EXPECTED_NOTE + ".")
+
+    def nearest_text(self) -> str:
+        return ("{name}'s expected score against the {count} players rated nearest, and the change to {name}'s "
+                "rating each result would bring (a lobby of the two)." + EXPECTED_NOTE + ".")
+
+    def predictor_form(self) -> frozenset[str]:
+        return frozenset({"lobby"})
+
+    def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+        """Every resample's ratings at once (honest.py's bootstrap): ``placement_replays``."""
+        return placement_replays(self, matches, draws)
+
+
+def placement_replays(system: Placement, matches: Sequence[Match],
+                      draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+    """Every resample of a placement league replayed at once, one match of each per step.
+
+    The engine's update, R' = max(floor, R + K (S - E)), on a (resamples x players) array:
+    a 20-car race replayed match by match costs ~0.4 ms in Placement.rate, too slow for a
+    hundred replays of a long league. tests/test_honest_ranks.py checks one resample
+    against Placement.rate.
+    """
+    names = sorted({p for m in matches for p in m.players})
+    pid = {n: i for i, n in enumerate(names)}
+    pad = len(names)                       # a column no player owns: the padding's
+    width = max(len(m.players) for m in matches)
+    who = np.full((len(matches), width), pad)
+    score = np.zeros((len(matches), width))
+    size = np.array([len(m.players) for m in matches])
+    for i, m in enumerate(matches):
+        who[i, :len(m.players)] = [pid[p] for p in m.players]
+        # S depends on the places alone: the engine's own formula, ratings aside.
+        score[i, :len(m.players)] = placement_terms(np.zeros(len(m.players)),
+                                                    np.array([e["place"] for e in m.entries]))[1]
+    order = np.asarray(draws)
+    count = len(order)
+    start = np.full(pad + 1, float(system.initial))
+    for name, r in system.starts.items():
+        if name in pid:
+            start[pid[name]] = float(r)
+    ratings = np.tile(start, (count, 1))
+    seen = np.zeros((count, pad + 1), dtype=bool)
+    rows = np.arange(count)[:, None]
+    diag = np.arange(width)
+    for t in range(order.shape[1]):
+        picked = order[:, t]
+        w = int(size[picked].max())                        # resamples are sorted: similar matches at a step
+        cols = who[picked, :w]                             # (resamples, w)
+        real = cols != pad
+        r = ratings[rows, cols]
+        # 1 / (1 + 10^((R_j - R_i)/400)) = q_i / (q_i + q_j), q = 10^((R - top)/400): n
+        # powers instead of n^2 (equal to ~1e-15; relative to the match's top rating, q <= 1).
+        top = np.where(real, r, -np.inf).max(axis=1, keepdims=True)
+        q = np.where(real, 10.0 ** ((r - top) / 400.0), 1.0)
+        win = q[:, :, np.newaxis] / (q[:, :, np.newaxis] + q[:, np.newaxis, :])
+        win *= real[:, np.newaxis, :]                 # no duel against the padding
+        win[:, diag[:w], diag[:w]] = 0.0              # nor against oneself
+        expected = win.sum(axis=2)
+        k = system.k_of(r.ravel()).reshape(r.shape)
+        if system.normalize:
+            k = k / (size[picked] - 1)[:, None]
+        after = np.maximum(float(system.floor), r + k * (score[picked, :w] - expected))
+        ratings[rows, cols] = np.where(real, after, r)
+        seen[rows, cols] |= real
+    out: dict[str, list[float]] = {}
+    for name, i in pid.items():
+        out[name] = ratings[seen[:, i], i].tolist()
+    return out

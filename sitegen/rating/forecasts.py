@@ -1,0 +1,79 @@
+"""What a system predicts: a scored pair of a past match, and a next match's outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from sitegen.rating.values import RatingEvent
+
+
+@dataclass(frozen=True, slots=True)
+class PairForecast:
+    """One prediction made before a match from the ratings held then, and what happened.
+
+    ``a`` is the side predicted, ``b`` the other; ``expected`` is a's E and ``score`` a's S.
+    """
+
+    played_year: int      # calendar year of the match's played, UTC
+    expected: float
+    score: float
+    a: str
+    b: str
+    match: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Ratings after one result; None where the system's formula has no value for it (an
+    elo margin multiplier off its domain: the engine would refuse that match too)."""
+
+    label: str
+    score: float              # the first player's S
+    after_a: float | None
+    after_b: float | None
+    # openskill: each side's (mu, sigma) after the result; after_a/after_b are the ordinals.
+    skills: tuple[tuple[float, float], tuple[float, float]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PairPrediction:
+    a: str
+    b: str
+    rating_a: float
+    rating_b: float           # ratings the match starts from (after any season reversion)
+    expected_a: float
+    expected_b: float         # 1 - expected_a, except glicko2 (each side uses the other's RD)
+    outcomes: tuple[Outcome, ...]
+    skills: tuple[tuple[float, float], tuple[float, float]] | None = None     # openskill: (mu, sigma) before
+
+    def change(self, outcome: Outcome) -> tuple[float | None, float | None]:
+        return (None if outcome.after_a is None else outcome.after_a - self.rating_a,
+                None if outcome.after_b is None else outcome.after_b - self.rating_b)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPrediction:
+    """A placement lobby: each player's expected score E (duels won, of n - 1) and K."""
+
+    players: tuple[str, ...]
+    ratings: tuple[float, ...]
+    expected: tuple[float, ...]
+    k: tuple[float, ...]
+    floor: float
+
+    def after(self, i: int, score: float) -> float:
+        """Player i's rating after a result worth ``score`` (n - place with distinct places)."""
+        return max(self.floor, self.ratings[i] + self.k[i] * (score - self.expected[i]))
+
+
+def first_listed(events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
+    """A two-player match's prediction: the first row of each event is the first listed player,
+    its ``expected`` and ``score`` exactly as changes.csv holds them."""
+    for event in events:
+        first, second = event.changes[0], event.changes[1]
+        # Both terms are numbers in every change of a two-player system that predicts.
+        yield PairForecast(event.played.year, float(cast(float, first.terms["expected"])),
+                           float(cast(float, first.terms["score"])),
+                           first.player, second.player, event.key)
