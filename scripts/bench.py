@@ -375,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(report(results, engines))
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"python": sys.version.split()[0], "cases": results,
                                          "engines": engines or []}, indent=2) + "\n", encoding="utf-8")
         print(f"\nresults in {args.json}")
