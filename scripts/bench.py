@@ -232,7 +232,7 @@ def bench_site(name: str, site: Path, out: Path, timeout: float, matches: int | 
     return result
 
 
-def bench_league(league: League, work: Path, timeout: float) -> dict[str, Any]:
+def bench_league(league: League, work: Path, timeout: float, rebuild: bool = True) -> dict[str, Any]:
     site, out = work / league.name / "site", work / league.name / "out"
     t = time.perf_counter()
     print(f"[{league.name}] generating {league.matches:,} {league.system} matches among "
@@ -240,7 +240,7 @@ def bench_league(league: League, work: Path, timeout: float) -> dict[str, Any]:
     generate(site, league.matches, league.players, league.system, league.lobby)
     gen = time.perf_counter() - t
     result = bench_site(league.name, site, out, timeout, league.matches,
-                        lambda: append_match(site, league.matches, league.system, league.lobby))
+                        (lambda: append_match(site, league.matches, league.system, league.lobby)) if rebuild else None)
     result.update(system=league.system, players=league.players, generate_s=gen,
                   lobby=league.lobby if league.system == "placement" else None)
     if league.matches >= 100_000:       # the largest cases are not kept: they hold gigabytes
@@ -323,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     ap.add_argument("--cases", help=f"comma-separated, from {', '.join(ALL)}")
     ap.add_argument("--skip-1m", action="store_true", help="leave out elo-1m")
+    ap.add_argument("--no-rebuild", action="store_true", help="cold builds only (no appended match)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds a build may take (default 900)")
     ap.add_argument("--json", type=Path, help="write the results to this file")
     ap.add_argument("--root", type=Path, help="time the build of this existing site only")
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     engines: list[dict[str, Any]] | None = None
     for case in cases:
         if case in leagues:
-            results.append(bench_league(leagues[case], work, args.timeout))
+            results.append(bench_league(leagues[case], work, args.timeout, not args.no_rebuild))
             print(stage_table(results[-1]), flush=True)
         elif case in ("demo", "root"):
             site = ROOT if case == "demo" else args.root.resolve()

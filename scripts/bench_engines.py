@@ -133,9 +133,9 @@ def _trueskill(duels: list[tuple[int, int, float]]) -> Callable[[], object]:
         for a, b, s in duels:
             ra, rb = held.get(a) or env.create_rating(), held.get(b) or env.create_rating()
             if s == 0.0:
-                held[b], held[a] = env.rate_1vs1(rb, ra)
+                held[b], held[a] = trueskill.rate_1vs1(rb, ra, env=env)
             else:
-                held[a], held[b] = env.rate_1vs1(ra, rb, drawn=s == 0.5)
+                held[a], held[b] = trueskill.rate_1vs1(ra, rb, drawn=s == 0.5, env=env)
     return run
 
 

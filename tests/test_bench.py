@@ -18,6 +18,7 @@ from sitegen.commands.build import check
 def load(name: str):
     spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module          # the dataclasses of bench.py look their module up there
     spec.loader.exec_module(module)
     return module
 
