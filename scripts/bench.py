@@ -32,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -195,44 +196,75 @@ def child(site: Path, out: Path) -> dict[str, Any]:
             "peak_rss_children_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
-def run_build(site: Path, out: Path, timeout: float) -> dict[str, Any]:
-    """One build in a child process: its report, or why there is none (timeout, failure)."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(site), str(out)]
-    t = time.perf_counter()
-    # A session of its own: on timeout the child and the indexer it started are stopped together.
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+def _rss_mib(pid: int) -> float:
+    """The resident memory of a running process (Linux /proc); 0 where it cannot be read."""
     try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return {"status": f"not finished within {timeout:g} s", "wall_s": None}
-    wall = time.perf_counter() - t
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def default_max_rss() -> float:
+    """Half the machine's memory, in MiB: a build past it is stopped so that others can work."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / MiB / 2
+    except (ValueError, OSError):
+        return 8192.0
+
+
+def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = None) -> dict[str, Any]:
+    """One build in a child process: its report, or why there is none (timeout, memory, failure)."""
+    max_rss = default_max_rss() if max_rss is None else max_rss
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(site), str(out)]
+    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        t = time.perf_counter()
+        # A session of its own: a build stopped takes the search indexer it started with it.
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=stderr, text=True, start_new_session=True)
+        stopped = None
+        while proc.poll() is None:
+            elapsed = time.perf_counter() - t
+            rss = _rss_mib(proc.pid)
+            if elapsed > timeout:
+                stopped = f"not finished within {timeout:g} s"
+            elif rss > max_rss:
+                stopped = f"stopped at {rss:,.0f} MiB of memory (limit {max_rss:,.0f} MiB) after {elapsed:.0f} s"
+            if stopped:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                return {"status": stopped, "wall_s": None}
+            time.sleep(min(0.2, max(timeout - elapsed, 0.01)))
+        wall = time.perf_counter() - t
+        stdout.seek(0)
+        stderr.seek(0)
+        out_text, err_text = stdout.read(), stderr.read()
     if proc.returncode != 0:
-        return {"status": f"failed (exit {proc.returncode}): {stderr.strip()[-1500:]}", "wall_s": wall}
-    return {"status": "ok", "wall_s": wall, **json.loads(stdout.strip().splitlines()[-1])}
+        return {"status": f"failed (exit {proc.returncode}): {err_text.strip()[-1500:]}", "wall_s": wall}
+    return {"status": "ok", "wall_s": wall, **json.loads(out_text.strip().splitlines()[-1])}
 
 
 def bench_site(name: str, site: Path, out: Path, timeout: float, matches: int | None = None,
-               rebuild: Any = None) -> dict[str, Any]:
+               rebuild: Any = None, max_rss: float | None = None) -> dict[str, Any]:
     """Cold build into a fresh folder; then, if ``rebuild`` (a function that edits the site) is
     given, a build after it into the same folder."""
     if out.exists():
         shutil.rmtree(out)
     print(f"[{name}] cold build…", flush=True)
-    result: dict[str, Any] = {"case": name, "matches": matches, "cold": run_build(site, out, timeout)}
+    result: dict[str, Any] = {"case": name, "matches": matches, "cold": run_build(site, out, timeout, max_rss)}
     cold = result["cold"]
     if matches and cold["status"] == "ok":
         cold["bytes_per_match"] = cold["bytes"] / matches
     if rebuild is not None and cold["status"] == "ok":
         rebuild()
         print(f"[{name}] rebuild after one appended match…", flush=True)
-        result["rebuild"] = run_build(site, out, timeout)
+        result["rebuild"] = run_build(site, out, timeout, max_rss)
     return result
 
 
-def bench_league(league: League, work: Path, timeout: float, rebuild: bool = True) -> dict[str, Any]:
+def bench_league(league: League, work: Path, timeout: float, rebuild: bool = True,
+                 max_rss: float | None = None) -> dict[str, Any]:
     site, out = work / league.name / "site", work / league.name / "out"
     t = time.perf_counter()
     print(f"[{league.name}] generating {league.matches:,} {league.system} matches among "
@@ -240,7 +272,8 @@ def bench_league(league: League, work: Path, timeout: float, rebuild: bool = Tru
     generate(site, league.matches, league.players, league.system, league.lobby)
     gen = time.perf_counter() - t
     result = bench_site(league.name, site, out, timeout, league.matches,
-                        (lambda: append_match(site, league.matches, league.system, league.lobby)) if rebuild else None)
+                        (lambda: append_match(site, league.matches, league.system, league.lobby)) if rebuild else None,
+                        max_rss)
     result.update(system=league.system, players=league.players, generate_s=gen,
                   lobby=league.lobby if league.system == "placement" else None)
     if league.matches >= 100_000:       # the largest cases are not kept: they hold gigabytes
@@ -325,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-1m", action="store_true", help="leave out elo-1m")
     ap.add_argument("--no-rebuild", action="store_true", help="cold builds only (no appended match)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds a build may take (default 900)")
+    ap.add_argument("--max-rss", type=float, metavar="MIB",
+                    help="memory a build may hold before it is stopped (default: half the machine's)")
     ap.add_argument("--json", type=Path, help="write the results to this file")
     ap.add_argument("--root", type=Path, help="time the build of this existing site only")
     ap.add_argument("--matches", type=int, help="one custom league of this many matches")
@@ -362,12 +397,12 @@ def main(argv: list[str] | None = None) -> int:
     engines: list[dict[str, Any]] | None = None
     for case in cases:
         if case in leagues:
-            results.append(bench_league(leagues[case], work, args.timeout, not args.no_rebuild))
+            results.append(bench_league(leagues[case], work, args.timeout, not args.no_rebuild, args.max_rss))
             print(stage_table(results[-1]), flush=True)
         elif case in ("demo", "root"):
             site = ROOT if case == "demo" else args.root.resolve()
             results.append(bench_site(case if case == "demo" else str(args.root), site, work / "root-out",
-                                      args.timeout))
+                                      args.timeout, max_rss=args.max_rss))
             print(stage_table(results[-1]), flush=True)
         elif case == "engines":
             import bench_engines
@@ -380,8 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"python": sys.version.split()[0], "cases": results,
                                          "engines": engines or []}, indent=2) + "\n", encoding="utf-8")
         print(f"\nresults in {args.json}")
-    failed = any(r["cold"]["status"] != "ok" and not r["cold"]["status"].startswith("not finished")
-                 for r in results)
+    # A build stopped by the timeout or the memory limit is a measurement; a failed one is not.
+    failed = any(r["cold"]["status"].startswith("failed") for r in results)
     return 1 if failed else 0
 
 

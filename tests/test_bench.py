@@ -99,6 +99,14 @@ def test_a_build_past_its_timeout_is_reported_not_awaited(bench, tmp_path):
     assert "not finished within 0.05 s" in bench.summary([{"case": "slow", "matches": 50, "cold": result}])
 
 
+def test_a_build_past_its_memory_limit_is_stopped(bench, tmp_path):
+    site = tmp_path / "site"
+    bench.generate(site, 50, 10, "elo")
+    result = bench.run_build(site, tmp_path / "out", timeout=120, max_rss=1)
+    assert result["status"].startswith("stopped at ") and "(limit 1 MiB)" in result["status"]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 def test_engines_on_tiny_sequences():
     engines = load("bench_engines")
     rows = engines.run(duel_matches=300, duel_players=20, lobby_matches=5, lobby_players=50, lobby=10,
