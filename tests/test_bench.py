@@ -78,9 +78,11 @@ def test_tiny_run_reports_tables_and_json(bench, tmp_path, capsys):
         assert stage in stages
     assert [s["stage"] for s in warm["stages"]] == stages
     assert all(s["wall_s"] >= 0 and s["cpu_s"] >= 0 for s in cold["stages"])
-    # What the build wrote is what is reported: files and bytes of the output folder.
+    # What the last build wrote is what is reported: the files of the output folder and their bytes.
     built = [p for p in (tmp_path / "work" / "custom" / "out").rglob("*") if p.is_file()]
-    assert cold["files"] == len(built)
+    assert warm["files"] == len(built)
+    assert warm["bytes"] == sum(p.stat().st_size for p in built)
+    assert 0 < cold["files"] <= warm["files"]        # one match more: its page, never fewer files
     assert cold["bytes_per_match"] == pytest.approx(cold["bytes"] / 200)
     assert warm["bytes"] > 0 and cold["peak_rss_mib"] > 0
     assert "== custom: 200 matches, 30 players" in printed
