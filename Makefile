@@ -65,7 +65,7 @@ install-bench: $(VENV)/bin/python
 bench: install-bench
 	$(PY) scripts/bench.py --timeout $(BENCH_TIMEOUT) --json bench-out/bench.json $(BENCH_ARGS)
 
-# The 10k leagues only (about two minutes).
+# The 10k leagues only, each build stopped after 120 s (--timeout to wait longer).
 bench-quick: install-bench
 	$(PY) scripts/bench.py --quick --json bench-out/bench-quick.json
 

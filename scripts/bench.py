@@ -357,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", help=f"comma-separated, from {', '.join(ALL)}")
     ap.add_argument("--skip-1m", action="store_true", help="leave out elo-1m")
     ap.add_argument("--no-rebuild", action="store_true", help="cold builds only (no appended match)")
-    ap.add_argument("--timeout", type=float, default=900, help="seconds a build may take (default 900)")
+    ap.add_argument("--timeout", type=float,
+                    help="seconds a build may take (default 900; 120 with --quick, which is meant to stay short)")
     ap.add_argument("--max-rss", type=float, metavar="MIB",
                     help="memory a build may hold before it is stopped (default: half the machine's)")
     ap.add_argument("--json", type=Path, help="write the results to this file")
@@ -374,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child(*args.child)))
         return 0
+    if args.timeout is None:
+        args.timeout = 120 if args.quick else 900
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     work = args.dir.resolve()
