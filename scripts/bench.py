@@ -44,6 +44,7 @@ SEED = 20261121
 START = datetime(2020, 1, 1, tzinfo=timezone.utc)
 STEP = timedelta(minutes=15)        # between two generated matches
 MiB = 2 ** 20
+MARK = "bench-stage: "      # the child's stage lines on standard error
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,8 @@ def child(site: Path, out: Path) -> dict[str, Any]:
 
     def mark(stage: str) -> None:
         marks.append((stage, *_clock()))
+        # As it happens, for a build stopped before its end: which stage it was stopped in.
+        print(f"{MARK}{json.dumps([stage, marks[-1][1] - marks[0][1]])}", file=sys.stderr, flush=True)
 
     class Marks(Progress):
         """Each hook starts a stage; nothing is shown."""
@@ -234,7 +237,13 @@ def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = Non
             if stopped:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-                return {"status": stopped, "wall_s": None}
+                stderr.seek(0)
+                reached = [json.loads(line[len(MARK):]) for line in stderr.read().splitlines()
+                           if line.startswith(MARK)]
+                if reached:
+                    stopped += f", in stage {reached[-1][0]!r} (from {reached[-1][1]:.0f} s)"
+                return {"status": stopped, "wall_s": None,
+                        "reached": [{"stage": st, "from_s": at} for st, at in reached]}
             time.sleep(min(0.2, max(timeout - elapsed, 0.01)))
         wall = time.perf_counter() - t
         stdout.seek(0)

@@ -95,7 +95,7 @@ def test_a_build_past_its_timeout_is_reported_not_awaited(bench, tmp_path):
     site = tmp_path / "site"
     bench.generate(site, 50, 10, "elo")
     result = bench.run_build(site, tmp_path / "out", timeout=0.05)
-    assert result == {"status": "not finished within 0.05 s", "wall_s": None}
+    assert result["status"].startswith("not finished within 0.05 s") and result["wall_s"] is None
     table = bench.stage_table({"case": "slow", "matches": 50, "cold": result})
     assert "cold build: not finished within 0.05 s" in table
     assert "not finished within 0.05 s" in bench.summary([{"case": "slow", "matches": 50, "cold": result}])
