@@ -355,8 +355,8 @@ def report(results: list[dict[str, Any]], engines: list[dict[str, Any]] | None) 
     if results:
         parts.append("== builds\n" + summary(results))
     if engines:
-        parts.append("== engines (rating math alone; vs openskill: speed against PlackettLuce on the same "
-                     "case, >1 is faster)\n" + table(engines))
+        parts.append("== engines (rating math alone; matches a CPU second; vs openskill: against PlackettLuce "
+                     "on the same case, >1 is faster)\n" + table(engines))
     return "\n\n".join(parts)
 
 
