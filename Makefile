@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium lint lint-workflows bench fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
+.PHONY: site serve test install install-test chromium lint lint-workflows install-bench bench bench-quick fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,8 +53,21 @@ lint: install-test
 test: install-test chromium lint lint-workflows
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
-bench: install
-	$(PY) scripts/bench.py
+# How a build scales (scripts/bench.py): elo leagues of 10k, 100k and 1M matches, a 10k-match
+# battle royale, the demo site, and the rating engines against openskill, glicko2 and trueskill;
+# a table on the terminal and bench-out/bench.json. A measurement, not a test. Each build may
+# take BENCH_TIMEOUT seconds; BENCH_ARGS=--skip-1m leaves out the million matches.
+BENCH_TIMEOUT ?= 900
+BENCH_ARGS ?=
+install-bench: $(VENV)/bin/python
+	$(PIP) install -q -e '.[bench]'
+
+bench: install-bench
+	$(PY) scripts/bench.py --timeout $(BENCH_TIMEOUT) --json bench-out/bench.json $(BENCH_ARGS)
+
+# The 10k leagues only, each build stopped after 120 s (--timeout to wait longer).
+bench-quick: install-bench
+	$(PY) scripts/bench.py --quick --json bench-out/bench-quick.json
 
 # The long fuzz run: 20,000 mutated sites (match files and league.toml) through check and build,
 # 2 processes; no case may end in a traceback, an exit code other than 0/1, or a hang. The quick
