@@ -150,9 +150,9 @@ class LeagueGames:
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
         out: list[list] = [[] for _ in range(n)]
-        for i in order.tolist():
-            out[int(who[i])].append((int(against[i]), int(games[i]), int(won[i]), int(drawn[i]), int(lost[i]),
-                                     float(change[i])))
+        rows = zip(*(a[order].tolist() for a in (who, against, games, won, drawn, lost, change)))
+        for p, *rival in rows:
+            out[p].append(tuple(rival))
         return out
 
     def duel_best_wins(self, other: np.ndarray, n_best: int) -> list[list[tuple[int, float]]]:
