@@ -46,11 +46,12 @@ def problems_of(root: Path) -> list:
 
 
 def build_data(root: Path, league: str, out: Path | None = None) -> dict[str, str]:
-    """Build root in-process and return data/<league>/* as {file name: text}."""
+    """Build root in-process and return data/<league>/* as {file name: text} (bytes for Parquet)."""
     out = out or root / "_site"
     build(root, out)
     folder = out / "data" / league
-    return {p.name: p.read_bytes().decode("utf-8") for p in folder.iterdir()}
+    return {p.name: p.read_bytes() if p.suffix == ".parquet" else p.read_bytes().decode("utf-8")
+            for p in folder.iterdir()}
 
 
 def read_csv(text: str) -> list[dict[str, str]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sitegen.load.config import BoardSettings, Tier
+from sitegen.model.aggregates import start_ratings
 from sitegen.model.honest import RESAMPLES, bootstrap, grouped_ranks
 from sitegen.model.views import LeagueView, PlayerView
 from sitegen.rating.protocol import Interval
@@ -163,11 +164,8 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     else:
         since, before_events, window_ids = "", 0, set()
 
-    # One pass over the events before the window: each player's rating at its start.
-    start_rating: dict[str, float] = {}
-    for event in events[:before_events]:
-        for c in event.changes:
-            start_rating[c.player] = c.after
+    # Each player's rating at the window's start: their last change before it, from the ledger frame.
+    start_rating = start_ratings(lv, before_events)
     start_rank = _ranks(start_rating)
 
     # Games in the window, counted from the newest match back.

@@ -1,9 +1,12 @@
 """A player's career as their page shows it: record, streaks, best wins, every opponent,
 the rating history summed up by month. No I/O; computed from the model's PlayerView.
 
-Every player's games are walked once. Head to head counts opponents in C, never
+The functions below state each aggregate for one player's games. The pages take
+record, streaks, monthly history, and in 1v1 leagues head to head and best wins, from
+aggregates.py, which computes the same numbers for every player at once over the
+league's table of games. Head to head elsewhere counts opponents in C, never
 with a Python loop over pairs (100-player lobbies give each game 99 opponents):
-Counter over identity-hashed Links for duels and teams, numpy slices and
+Counter over identity-hashed Links for teams, numpy slices and
 bincount for the places of a lobby.
 """
 
@@ -17,6 +20,7 @@ from datetime import datetime
 
 import numpy as np
 
+from sitegen.model.aggregates import LeagueGames
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from sitegen.rating.words import ordinal
 
@@ -156,6 +160,8 @@ class LeagueCareers:
         # Per match, its players' numbers sorted by place (or score) and the sorted keys:
         # the opponents ahead or behind are then a slice. Built when first asked.
         self._order: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._names = names
+        self._all: _Aggregates | None = None      # every player's aggregates, computed when first asked
 
     @property
     def outcome_labels(self) -> tuple[str, str, str] | None:
@@ -167,18 +173,55 @@ class LeagueCareers:
 
     def of(self, player: PlayerView) -> Career:
         games = player.games
-        outcomes = [g for g in games if g.line.result] if self.has_outcomes else []
-        longest_win, longest_unbeaten, current = streaks(outcomes)
-        months, unit = periods(games)
+        agg = self._aggregates()
+        p = self._number[player.name]
+        w, d, lo, _ = agg.records[p].tolist()
+
+        def streak(kind: str, run: tuple[int, int, int] | None) -> Streak | None:
+            return None if run is None else Streak(kind, run[0], games[run[1]], games[run[2]])
+
+        current = agg.runs.current[p]
+        rows, by_year = agg.periods[p]
+        cast = int if self.league.integer else float      # as the lines hold ratings
+        months = tuple(Period(_label(y if m is None else (y, m)), n,
+                              *(None if v is None else cast(v) for v in (end, high, low)))
+                       for y, m, n, end, high, low in rows)
+        if agg.best is not None:
+            best = tuple(BestWin(agg.games.game(player, r), (self._links[agg.opponent_of[r]],), rating)
+                         for r, rating in agg.best[p])
+        else:
+            best = best_wins([g for g in games if g.line.result]) if self.has_outcomes else ()
+        if self.ranked_by:
+            rivals = self.ranked_rivals(player)
+        elif agg.rivals is not None:
+            rivals = tuple(Rival(self._links[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p])
+        else:
+            rivals = self.rivals(player)
         return Career(
-            record=record(outcomes) if self.has_outcomes else None,
+            record=Record(w, d, lo) if self.has_outcomes else None,
             placings=placings(games) if self.ranks_by_place else None,
-            longest_win=longest_win, longest_unbeaten=longest_unbeaten, current=current,
-            best_wins=best_wins(outcomes),
-            rivals=self.ranked_rivals(player) if self.ranked_by else self.rivals(player),
-            periods=months, period_unit=unit,
+            longest_win=streak("win", agg.runs.win[p]) if self.has_outcomes else None,
+            longest_unbeaten=streak("unbeaten", agg.runs.unbeaten[p]) if self.has_outcomes else None,
+            current=None if current is None or not self.has_outcomes else streak(current[0], current[1:]),
+            best_wins=best,
+            rivals=rivals,
+            periods=months, period_unit="year" if by_year else "month",
             ranges=ranges(games),
         )
+
+    def _aggregates(self) -> _Aggregates:
+        if self._all is None:
+            games = LeagueGames(self.league, self._names)
+            runs = games.runs()
+            periods_ = games.periods(MONTHS_SHOWN)
+            best = rivals = other = None
+            if self.duels and games.player.size:
+                other = games.opponent()
+                best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
+                rivals = None if self.ranked_by else games.duel_rivals(other)
+            self._all = _Aggregates(games, games.records(), runs, periods_, best, rivals,
+                                    None if other is None else games.player[other])
+        return self._all
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
         """Every opponent: games, wins, draws, losses, and the net change in duels."""
@@ -238,6 +281,17 @@ class LeagueCareers:
         numbers = np.array([self._number[name] for name in m.match.players], dtype=np.int32)
         order = np.argsort(keys, kind="stable")
         return numbers[order], keys[order]
+
+
+@dataclass(frozen=True, slots=True)
+class _Aggregates:
+    games: LeagueGames
+    records: np.ndarray                   # (players, 4): wins, draws, losses, no result
+    runs: object                          # aggregates.Runs
+    periods: list                         # per player: (rows, by_year)
+    best: list | None                     # 1v1 leagues: per player, (row, opponent's rating)
+    rivals: list | None                   # 1v1 leagues: per player, (opponent, games, w, d, l, change)
+    opponent_of: np.ndarray | None        # 1v1 leagues: each row's opponent number
 
 
 def _link_of(league: LeagueView, name: str) -> Link:

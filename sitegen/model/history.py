@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from sitegen.rating.base import RatingEvent, Standing
 from sitegen.load.validate import League
@@ -19,6 +20,9 @@ class RatedLeague:
     league: League
     events: tuple[RatingEvent, ...]
     standings: tuple[Ranked, ...]     # best first
+    # Tables computed once from the events and shared by the data files and the pages
+    # (table.py's ledger frame); not part of the value.
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 def rank(standings: list[Standing]) -> tuple[Ranked, ...]:

@@ -23,6 +23,8 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.pools import ledger_key, pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.load.provenance import Provenance
+from sitegen.model.table import (changes_columns, matches_columns, parquet_frames, standings_columns, table_csv,
+                                 table_json, to_parquet)
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
 
@@ -153,19 +155,32 @@ def to_json(table: Table) -> str:
 
 def ledger(rated: RatedLeague) -> str:
     """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py)."""
-    return ledger_key(to_csv(changes_table(rated)))
+    return ledger_key(table_csv(changes_columns(rated)))
 
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
-                 roster: Roster | None = None) -> Iterator[tuple[str, str]]:
-    """(file name, text) for data/<league>/, one file at a time to keep memory flat.
+                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes]]:
+    """(file name, text) for data/<league>/, one file at a time to keep memory flat; the
+    Parquet files (bytes) follow their CSV.
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
     own = rated.league.config.system.ledger_tables     # the system's own files
     key: list[str] = []          # the ledger's hash, taken as changes.csv is written
-    tables = [("standings", standings_table), ("changes", changes_table),
-              ("matches", lambda r: matches_table(r, provenance))]
+    # standings, changes and matches are written by column from the ledger frame (table.py),
+    # the same bytes as the row tables above, and as Parquet beside them.
+    matches = matches_columns(rated, provenance)
+    columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
+    for name, make_columns in columns:
+        table = make_columns(rated)
+        text = table_csv(table)
+        if name == "changes":
+            key.append(ledger_key(text))
+        yield f"{name}.csv", text
+        yield f"{name}.json", table_json(table)
+    for name, frame in parquet_frames(rated, matches).items():
+        yield f"{name}.parquet", to_parquet(frame)
+    tables: list[tuple[str, Any]] = []
     if "pairings" in own:
         tables.append(("pairings", pairings_table))
     if predicts(rated):
@@ -175,12 +190,9 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     if "next" in own:
         tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:
-        table = make(rated)
-        text = to_csv(table)
-        if name == "changes":
-            key.append(ledger_key(text))
-        yield f"{name}.csv", text
-        yield f"{name}.json", to_json(table)
+        rows = make(rated)
+        yield f"{name}.csv", to_csv(rows)
+        yield f"{name}.json", to_json(rows)
     # The matchup predictor's input (predict.py), loaded by the league page when it is used.
     current = ratings_json(rated)
     if current is not None:

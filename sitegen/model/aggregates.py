@@ -1,0 +1,206 @@
+"""Every player's career aggregates of a league at once: record, streaks, the rating history
+by month, head to head and best wins of 1v1 leagues, and the board's ratings at the start
+of its window.
+
+career.py states each aggregate as a loop over one player's games (the definition); here
+the same numbers come from one table of the league's games, with numpy and pandas over
+whole columns, so that no Python loop walks every change once per aggregate. A player's
+games are a contiguous slice of the table, in the order of ``PlayerView.games``; the
+ratings are joined from the ledger frame (table.py) by rating event and player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sitegen.model.table import ledger_frame
+from sitegen.model.views import LeagueView, PlayerView
+
+WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
+CODES = {"win": WIN, "draw": DRAW, "loss": LOSS}
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    """Per player, a run of games with an outcome as (length, first, last), first and last
+    indices into the player's games; None where the player has no such run."""
+
+    win: list[tuple[int, int, int] | None]          # the first longest winning run
+    unbeaten: list[tuple[int, int, int] | None]     # the first longest run without a loss
+    current: list[tuple[str, int, int, int] | None]  # the last result and its run
+
+
+class LeagueGames:
+    """One row per (match, player) of a league, grouped by player (code point order of
+    names), each player's rows in game order."""
+
+    def __init__(self, league: LeagueView, names: Sequence[str]) -> None:
+        self.league = league
+        self.names = list(names)
+        number = {name: i for i, name in enumerate(self.names)}
+        events = league.rated.events
+        event_of = {mid: i for i, e in enumerate(events) for mid in e.matches}
+        # The one walk over the lines: who played which match, at which position, with which result.
+        rows = [(k, i, number[line.player.text], CODES.get(line.result, NO_RESULT))
+                for k, m in enumerate(league.matches) for i, line in enumerate(m.lines)]
+        match, index, player, result = (np.array(c, dtype=np.int64) for c in zip(*rows)) if rows else (
+            np.zeros(0, np.int64) for _ in range(4))
+        event = np.array([event_of[m.id] for m in league.matches], dtype=np.int64)[match]
+        order = np.lexsort((match, player))                  # by player, then history order
+        self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
+            result[order]
+        self.event = event[order]
+        self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
+        # Ratings from the ledger: the change of this player in this rating event.
+        ledger = ledger_frame(league.rated)
+        ledger_player = pd.Categorical(ledger["player"].astype(object), categories=self.names).codes
+        n = max(len(self.names), 1)
+        keys = pd.Index(ledger["order"].to_numpy() * n + ledger_player)
+        at = keys.get_indexer(self.event * n + self.player)
+        self.before = ledger["rating_before"].to_numpy()[at]
+        self.after = ledger["rating_after"].to_numpy()[at]
+        self.delta = ledger["delta"].to_numpy()[at]
+        # A period's change is carried by the player's last game in it (views._mark_rated).
+        nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
+        self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
+        played = pd.DatetimeIndex([m.match.played for m in league.matches])
+        self.year = played.year.to_numpy().astype(np.int64)[self.match]
+        self.month = played.month.to_numpy().astype(np.int64)[self.match]
+
+    def rows(self, player: int) -> slice:
+        return slice(int(self.bounds[player]), int(self.bounds[player + 1]))
+
+    # --- record and streaks ---------------------------------------------------------------
+
+    def records(self) -> np.ndarray:
+        """(players, 4): wins, draws, losses and games without a result."""
+        return np.bincount(self.player * 4 + self.result, minlength=len(self.names) * 4).reshape(-1, 4)
+
+    def runs(self) -> Runs:
+        """streaks() of every player over their games with an outcome."""
+        kept = np.flatnonzero(self.result != NO_RESULT)
+        player, result = self.player[kept], self.result[kept]
+        game = kept - self.bounds[player]             # index into the player's games
+        n = len(self.names)
+        win = _longest(player, game, result == WIN, n)
+        unbeaten = _longest(player, game, result != LOSS, n)
+        current: list[tuple[str, int, int, int] | None] = [None] * n
+        if len(player):
+            new = np.r_[True, (player[1:] != player[:-1]) | (result[1:] != result[:-1])]
+            start = np.flatnonzero(new)
+            last = np.r_[np.flatnonzero(player[1:] != player[:-1]), len(player) - 1]   # each player's last
+            run_start = start[np.searchsorted(start, last, "right") - 1]
+            labels = ("win", "draw", "loss")
+            for p, s, e in zip(player[last].tolist(), run_start.tolist(), last.tolist()):
+                current[p] = (labels[result[e]], e - s + 1, int(game[s]), int(game[e]))
+        return Runs(win, unbeaten, current)
+
+    # --- the rating history by month -------------------------------------------------------
+
+    def periods(self, months_shown: int) -> list[tuple[list[tuple[int, int | None, int, float | None,
+                                                                 float | None, float | None]], bool]]:
+        """Per player: (year, month or None, games, end, high, low) per period, and whether by year."""
+        n = len(self.names)
+        key_month = self.year * 12 + self.month - 1
+        # Distinct months per player: rows are in time order, so a new month is a change of key.
+        new_month = np.r_[True, (self.player[1:] != self.player[:-1]) | (key_month[1:] != key_month[:-1])]
+        by_year = np.bincount(self.player[new_month], minlength=n) > months_shown
+        key = np.where(by_year[self.player], self.year * 12, key_month)
+        new = np.r_[True, (self.player[1:] != self.player[:-1]) | (key[1:] != key[:-1])]
+        group = np.cumsum(new) - 1
+        frame = pd.DataFrame({"group": group, "after": np.where(self.rated, self.after, np.nan)})
+        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min.
+        stats = frame.groupby("group", sort=True)["after"].agg(["count", "last", "max", "min"])
+        games = np.bincount(group)
+        starts = np.flatnonzero(new)
+        out: list[tuple[list, bool]] = [([], bool(by_year[p])) for p in range(n)]
+        ends, highs, lows, rated_n = (stats[c].to_numpy() for c in ("last", "max", "min", "count"))
+        for g, s in enumerate(starts.tolist()):
+            p = int(self.player[s])
+            has = rated_n[g] > 0
+            out[p][0].append((int(self.year[s]), None if by_year[p] else int(self.month[s]), int(games[g]),
+                              float(ends[g]) if has else None, float(highs[g]) if has else None,
+                              float(lows[g]) if has else None))
+        return out
+
+    # --- 1v1 leagues: head to head and best wins --------------------------------------------
+
+    def opponent(self) -> np.ndarray:
+        """In a league of duels, each row's opponent: the other player of its match."""
+        mates = np.argsort(self.match * 2 + self.index, kind="stable")     # rows by match, then position
+        other = np.empty(len(mates), dtype=np.int64)
+        other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
+        return other
+
+    def duel_rivals(self, other: np.ndarray) -> list[list[tuple[int, int, int, int, int, float]]]:
+        """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
+        n = len(self.names)
+        opp = self.player[other]
+        pair = self.player * n + opp
+        keys, inverse = np.unique(pair, return_inverse=True)
+        games = np.bincount(inverse)
+        won, drawn, lost = (np.bincount(inverse[self.result == r], minlength=len(keys)) for r in (WIN, DRAW, LOSS))
+        # bincount adds the weights in row order, one after another: the same float sum as
+        # career.py's running total, game by game.
+        change = np.bincount(inverse, weights=np.nan_to_num(self.delta, nan=0.0), minlength=len(keys))
+        who, against = keys // n, keys % n
+        order = np.lexsort((against, -games, who))
+        out: list[list] = [[] for _ in range(n)]
+        rows = zip(*(a[order].tolist() for a in (who, against, games, won, drawn, lost, change)))
+        for p, *rival in rows:
+            out[p].append(tuple(rival))
+        return out
+
+    def duel_best_wins(self, other: np.ndarray, n_best: int) -> list[list[tuple[int, float]]]:
+        """Per player: up to ``n_best`` (row, opponent's rating before) of the wins against the
+        highest-rated opponents, the earlier first among equals."""
+        rating = self.before[other]
+        rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
+        order = rows[np.lexsort((rows, -rating[rows], self.player[rows]))]
+        out: list[list[tuple[int, float]]] = [[] for _ in range(len(self.names))]
+        for r in order.tolist():
+            best = out[int(self.player[r])]
+            if len(best) < n_best:
+                best.append((r, float(rating[r])))
+        return out
+
+    def game(self, player: PlayerView, row: int):
+        """The PlayerGame of a row: the player's n-th game is the n-th row of their slice."""
+        return player.games[row - int(self.bounds[self.player[row]])]
+
+
+def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> list[tuple[int, int, int] | None]:
+    """Per player, the first longest run of True in ``mask``: (length, first game, last game)."""
+    out: list[tuple[int, int, int] | None] = [None] * n
+    if not mask.any():
+        return out
+    same = np.r_[False, player[1:] == player[:-1]]
+    prev = np.r_[False, mask[:-1]] & same
+    nxt = np.r_[mask[1:], False] & np.r_[same[1:], False]
+    starts = np.flatnonzero(mask & ~prev)
+    ends = np.flatnonzero(mask & ~nxt)
+    length = ends - starts + 1
+    who = player[starts]
+    order = np.lexsort((starts, -length, who))      # longest first, the earliest among equals
+    firsts = order[np.r_[True, who[order][1:] != who[order][:-1]]]
+    for i in firsts.tolist():
+        out[int(who[i])] = (int(length[i]), int(game[starts[i]]), int(game[ends[i]]))
+    return out
+
+
+def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:
+    """Each player's rating after their last change among the first ``before_events`` events
+    (whole numbers where the system's ratings are, as the changes hold them)."""
+    frame = ledger_frame(league.rated)
+    head = frame[frame["order"].to_numpy() < before_events]
+    if head.empty:
+        return {}
+    last = ~head["player"].duplicated(keep="last").to_numpy()
+    ratings = head["rating_after"].to_numpy()[last].tolist()
+    if league.integer:
+        ratings = [int(r) for r in ratings]
+    return dict(zip(head["player"].to_numpy()[last].tolist(), ratings))

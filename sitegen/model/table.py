@@ -1,0 +1,307 @@
+"""The ledger as one columnar table, and the data files written from columns.
+
+``ledger_frame`` turns a rated league's events into a pandas DataFrame, one row per
+(event, player) change in history order, built once per league from numpy arrays:
+the data files, the player pages' career aggregates and the board's movers all read
+it instead of walking millions of small Change objects again.
+
+``ColumnTable`` is a data file held column by column. Its CSV and JSON are byte for
+byte what ledger.py's row tables give (CONTRACT section 7): every cell is formatted a
+whole column at a time, then the csv module (in C) writes the rows. ``to_parquet``
+writes the same table for auditors with typed columns and deterministic bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sitegen.load.validate import NAME_KEYS
+from sitegen.model.history import RatedLeague
+
+LEDGER = "ledger"          # RatedLeague.cache key of the frame
+# Ratings and every numeric term: float64, NaN where the value does not exist
+# (an arena player's rating before their first game, elo's reverted_from).
+RATING_COLUMNS = ("rating_before", "rating_after", "delta")
+
+
+def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
+    """One row per (event, player) change, in history order, players in their order in
+    the event: ``event`` (key), ``played`` (datetime64[ns, UTC]), ``order`` (the event's
+    index in history), ``player``, ``rating_before``, ``rating_after``, ``delta``, then the
+    system's ledger terms (float64, or text where a term holds names).
+
+    Built once per league and kept in ``rated.cache``: callers must not modify it.
+    """
+    from sitegen.model.ledger import ledger_terms     # ledger.py writes the files from this module
+
+    cached = rated.cache.get(LEDGER)
+    if cached is not None:
+        return cached
+    system = rated.league.config.system
+    terms = ledger_terms(system)
+    events = rated.events
+    sizes = np.fromiter((len(e.changes) for e in events), dtype=np.int64, count=len(events))
+    order = np.repeat(np.arange(len(events), dtype=np.int64), sizes)
+    changes = [c for e in events for c in e.changes]
+    # Per event, then spread over its changes: a period's key and time are shared.
+    keys = np.array([e.key for e in events], dtype=object)
+    played = pd.DatetimeIndex(pd.to_datetime([e.played for e in events], utc=True)).as_unit("ns")
+    # None (no rating yet) becomes NaN in a float array.
+    before = np.array([c.before for c in changes], dtype=np.float64)
+    after = np.array([c.after for c in changes], dtype=np.float64)
+    columns: dict[str, Any] = {
+        "event": pd.array(keys[order], dtype="string"),
+        "played": played[order],
+        "order": order,
+        "player": pd.array([c.player for c in changes], dtype="string"),
+        "rating_before": before,
+        "rating_after": after,
+        "delta": after - before,     # as Change.delta: NaN where there was no rating before
+    }
+    for t in terms:
+        columns[t] = _term_column(t, [c.terms.get(t) for c in changes])
+    frame = pd.DataFrame(columns)
+    rated.cache[LEDGER] = frame
+    return frame
+
+
+def _term_column(name: str, values: list[Any]) -> Any:
+    """Numbers (and None) as float64, as changes.csv writes every number term; names as text,
+    also where no match gave one (a league without a home player still has a text column)."""
+    if name not in NAME_KEYS and all(v is None or isinstance(v, (int, float)) for v in values):
+        return np.array(values, dtype=np.float64)
+    if all(v is None or isinstance(v, str) for v in values):
+        return pd.array(values, dtype="string")
+    from sitegen.model.ledger import _term
+    return np.array([_term(v) for v in values], dtype=object)    # names and numbers: as written
+
+
+# --- data files held by column --------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a data file. ``kind`` says how its cells are written:
+
+    - "float": float64, NaN for none; 6 decimals in CSV, rounded to 6 in JSON.
+    - "int": whole numbers (float64 with NaN for none, or int64), truncated as int() does.
+    - "text": str or None.
+    - "any": Python values as they are, each cell formatted as ledger.py formats it.
+    """
+
+    name: str
+    kind: str
+    values: Any
+
+
+def column_of(name: str, values: Sequence[Any]) -> Column:
+    """A column from Python values, its kind read from their types (bool is not a number)."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, float) for v in present):
+        return Column(name, "float", np.array(values, dtype=np.float64))
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in present) and all(
+            v is not None for v in values):
+        return Column(name, "int", np.array(values, dtype=np.int64)) if _fits(present) else Column(
+            name, "any", list(values))
+    if all(isinstance(v, str) for v in present):
+        return Column(name, "text", list(values))
+    return Column(name, "any", list(values))
+
+
+def _fits(ints: list[int]) -> bool:
+    return all(-2**63 <= v < 2**63 for v in ints)
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnTable:
+    columns: tuple[Column, ...]
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns[0].values) if self.columns else 0
+
+
+def _float_text(values: np.ndarray) -> list[str]:
+    """'%.6f' of every value (the same text as f"{x:.6f}"), "-0.000000" as "0.000000", NaN as ""."""
+    cells = list(map("%.6f".__mod__, values.tolist()))     # map in C: 3x np.char.mod
+    for i in np.flatnonzero(np.isnan(values)).tolist():
+        cells[i] = ""
+    for i in np.flatnonzero((values <= 0) & (values > -1e-6)).tolist():   # -0.0 and what rounds to it
+        if cells[i] == "-0.000000":
+            cells[i] = "0.000000"
+    return cells
+
+
+def _int_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+        return np.trunc(np.where(missing, 0.0, values)).astype(np.int64), missing
+    return values.astype(np.int64), None
+
+
+def _int_text(values: np.ndarray, none: str) -> list[str]:
+    ints, missing = _int_values(values)
+    cells = ints.astype(str).astype(object)
+    if missing is not None:
+        cells[missing] = none
+    return cells.tolist()
+
+
+def _csv_cells(col: Column) -> list[str]:
+    from sitegen.model.ledger import _cell
+    if col.kind == "float":
+        return _float_text(col.values)
+    if col.kind == "int":
+        return _int_text(col.values, "")
+    if col.kind == "text":
+        return ["" if v is None else str(v) for v in col.values]
+    return [_cell(v) for v in col.values]
+
+
+def _json_cells(col: Column) -> list[str]:
+    from sitegen.model.ledger import _json_value
+    if col.kind == "float":
+        # round(x, 6) is the double nearest the 6-decimal text (CPython rounds through it),
+        # and + 0.0 turns -0.0 into 0.0, which the CSV text already did.
+        return ["null" if s == "" else repr(float(s)) for s in _float_text(col.values)]
+    if col.kind == "int":
+        return _int_text(col.values, "null")
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    if col.kind == "text":
+        memo = {v: encode(v) for v in set(col.values)}      # names repeat: each encoded once
+        return [memo[v] for v in col.values]
+    return [encode(_json_value(v)) for v in col.values]
+
+
+def table_csv(table: ColumnTable) -> str:
+    """The table as ledger.to_csv writes it."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(table.header)
+    if len(table):
+        writer.writerows(zip(*(_csv_cells(c) for c in table.columns)))
+    return buf.getvalue()
+
+
+def table_json(table: ColumnTable) -> str:
+    """The table as ledger.to_json writes it: json.dumps(objects, indent=1), one level deeper
+    inside the list. Each object is one %-template filled with its row's JSON cells."""
+    if not len(table):
+        return "[]\n"
+    fields = ",\n".join(f"  {json.dumps(name, ensure_ascii=False)}: %s".replace("%s", "\0")
+                        .replace("%", "%%").replace("\0", "%s") for name in table.header)
+    template = " {\n" + fields + "\n }"
+    rows = zip(*(_json_cells(c) for c in table.columns))
+    return "[\n" + ",\n".join(template % row for row in rows) + "\n]\n"
+
+
+# --- Parquet --------------------------------------------------------------------------------
+
+PARQUET_COMPRESSION = "zstd"
+
+
+def to_parquet(frame: pd.DataFrame) -> bytes:
+    """The frame as Parquet: typed columns, no index, fixed compression.
+
+    The bytes depend only on the frame and the pyarrow and pandas versions: Parquet's
+    footer holds no time, and ``created_by`` names the writer's version only.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression=PARQUET_COMPRESSION, use_dictionary=True,
+                   write_statistics=True)
+    return buf.getvalue()
+
+
+# --- the three tables every league writes ---------------------------------------------------
+
+def _texts(values: Any) -> list[str | None]:
+    """A pandas text column as Python values: str, None where missing."""
+    series = pd.Series(values, copy=False)
+    return series.astype(object).where(series.notna(), None).tolist()
+
+
+def changes_columns(rated: RatedLeague) -> ColumnTable:
+    """changes.csv (CONTRACT section 7) from the ledger frame."""
+    system = rated.league.config.system
+    frame = ledger_frame(rated)
+    order = frame["order"].to_numpy()
+    # ledger.iso per event, then spread: a period's rows share its time.
+    from sitegen.model.ledger import iso
+    played = np.array([iso(e.played) for e in rated.events], dtype=object)[order].tolist()
+    rating = "int" if system.integer_ratings else "float"
+    cols = [Column("event", "text", _texts(frame["event"])), Column("played", "text", played),
+            Column("player", "text", _texts(frame["player"]))]
+    cols += [Column(name, rating, frame[name].to_numpy()) for name in RATING_COLUMNS]
+    from sitegen.model.ledger import ledger_terms
+    for name in ledger_terms(system):
+        values = frame[name]
+        kind = ("float" if values.dtype.kind == "f" else "text" if isinstance(values.dtype, pd.StringDtype)
+                else "any")
+        cols.append(Column(name, kind, values.to_numpy() if kind != "text" else _texts(values)))
+    return ColumnTable(tuple(cols))
+
+
+def standings_columns(rated: RatedLeague) -> ColumnTable:
+    from sitegen.model.ledger import _rating
+    system = rated.league.config.system
+    rows = [r.standing for r in rated.standings]
+    cols = [column_of("rank", [r.rank for r in rated.standings]),
+            Column("player", "text", [s.player for s in rows]),
+            column_of("rating", [_rating(system, s.rating) for s in rows]),
+            column_of("games", [s.games for s in rows])]
+    cols += [column_of(t, [s.extra.get(t) for s in rows]) for t in system.standing_terms]
+    return ColumnTable(tuple(cols))
+
+
+def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
+    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+    from sitegen.load.provenance import Provenance
+    from sitegen.model.ledger import iso
+    prov = provenance or Provenance()
+    matches = rated.league.matches
+    commits = {f: prov.commit_of(f) for f in {m.file for m in matches}}    # one look-up per file
+    return ColumnTable((
+        Column("match_id", "text", [m.id for m in matches]),
+        Column("played", "text", [iso(m.played) for m in matches]),
+        Column("file", "text", [m.file for m in matches]),
+        Column("commit", "text", [None if commits[m.file] is None else commits[m.file].sha for m in matches])))
+
+
+def parquet_frames(rated: RatedLeague, matches: ColumnTable) -> dict[str, pd.DataFrame]:
+    """changes, standings and matches as typed frames: the CSV's columns and values at full
+    precision, ``played`` as datetime64[ns, UTC], ratings as float64 (a lunaro rating whole,
+    as the CSV writes it), names as strings, an empty field as null."""
+    system = rated.league.config.system
+    changes = ledger_frame(rated).drop(columns="order")
+    if system.integer_ratings:
+        changes = changes.assign(**{c: np.trunc(changes[c].to_numpy()) for c in RATING_COLUMNS})
+    rows = [r.standing for r in rated.standings]
+    ratings = np.array([s.rating for s in rows], dtype=np.float64)
+    standings = pd.DataFrame({
+        "rank": np.array([r.rank for r in rated.standings], dtype=np.int64),
+        "player": pd.array([s.player for s in rows], dtype="string"),
+        "rating": np.trunc(ratings) if system.integer_ratings else ratings,
+        "games": np.array([s.games for s in rows], dtype=np.int64),
+        **{t: np.array([s.extra.get(t) for s in rows], dtype=np.float64) for t in system.standing_terms}})
+    by_name = {c.name: c.values for c in matches.columns}
+    played = pd.to_datetime([m.played for m in rated.league.matches], utc=True)
+    match_frame = pd.DataFrame({
+        "match_id": pd.array(by_name["match_id"], dtype="string"),
+        "played": pd.DatetimeIndex(played).as_unit("ns"),
+        "file": pd.array(by_name["file"], dtype="string"),
+        "commit": pd.array(by_name["commit"], dtype="string")})
+    return {"standings": standings, "changes": changes, "matches": match_frame}

@@ -1,0 +1,244 @@
+"""The ledger as a DataFrame (sitegen/model/table.py), the data files written from its
+columns, the Parquet files, and the career and board aggregates computed from it
+(sitegen/model/aggregates.py) against their plain loop definitions in career.py."""
+
+from __future__ import annotations
+
+import io
+import math
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pyarrow.parquet as pq
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import build_data, day, elo_match, league_toml, lunaro_match, read_csv, write_files
+from sitegen.load import config as cfg
+from sitegen.load.problems import Problems
+from sitegen.load.site import load_site
+from sitegen.load.validate import league_matches
+from sitegen.model.aggregates import start_ratings
+from sitegen.model.career import LeagueCareers, best_wins, periods, record, streaks
+from sitegen.model.history import RatedLeague, Ranked, rate_league
+from sitegen.model.ledger import (changes_table, matches_table, standings_table, to_csv, to_json)
+from sitegen.model.table import (changes_columns, ledger_frame, matches_columns, standings_columns, table_csv,
+                                 table_json)
+from sitegen.model.views import LeagueView, league_view
+from sitegen.rating.base import Change, RatingEvent, Standing
+
+# --- the frame and the files against the events, over random small ledgers --------------------
+
+NAMES = ["Ana", "Bo", "Çelik, \"C\"", "Dee\nnewline", "Eve 2", "李"]
+# Values that test the formatting's edges: negative zero and what rounds to it, halves at
+# the 6th decimal, large and tiny magnitudes.
+EDGES = [0.0, -0.0, -4e-7, -5e-7, 5e-7, 0.0000015, 2.5e-6, 1e-300, -1e-300, 123456789.1234565, 1e15, -2.675]
+FLOATS = st.one_of(st.sampled_from(EDGES), st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False))
+
+
+def fake_system(integer: bool) -> SimpleNamespace:
+    """The parts of a System the ledger reads; elo's text terms among the numbers."""
+    return SimpleNamespace(name="elo", terms=("expected", "k"), ledger_terms=("expected", "k", "challenger", "home"),
+                           standing_terms=("rd",), integer_ratings=integer)
+
+
+@st.composite
+def ledgers(draw) -> RatedLeague:
+    integer = draw(st.booleans())
+    rating = st.integers(-10**6, 10**6) if integer else FLOATS
+    t0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    events = []
+    for e in range(draw(st.integers(0, 6))):
+        players = draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True))
+        changes = []
+        for p in players:
+            terms = {"expected": draw(st.none() | FLOATS), "k": draw(st.sampled_from([20, 32.0, None])),
+                     "challenger": draw(st.none() | st.sampled_from(NAMES)), "home": None}
+            changes.append(Change(p, draw(st.none() | rating), draw(rating), terms))
+        played = t0 + timedelta(seconds=draw(st.integers(0, 10**8)), microseconds=draw(st.sampled_from([0, 250])))
+        events.append(RatingEvent(f"m{e}", played, (f"m{e}",), tuple(changes)))
+    standings = tuple(Ranked(i + 1, Standing(p, draw(rating), draw(st.integers(0, 99)), {"rd": draw(FLOATS)}))
+                      for i, p in enumerate(draw(st.lists(st.sampled_from(NAMES), unique=True))))
+    league = SimpleNamespace(config=SimpleNamespace(system=fake_system(integer)), matches=())
+    return RatedLeague(league, tuple(events), standings)
+
+
+@given(ledgers())
+@settings(max_examples=200, deadline=None)
+def test_frame_holds_every_change_in_history_order(rated):
+    frame = ledger_frame(rated)
+    flat = [(i, e, c) for i, e in enumerate(rated.events) for c in e.changes]
+    assert len(frame) == len(flat)
+    assert list(frame.columns[:7]) == ["event", "played", "order", "player", "rating_before", "rating_after", "delta"]
+    assert str(frame["played"].dtype) == "datetime64[ns, UTC]"
+    for row, (i, e, c) in zip(frame.itertuples(index=False), flat):
+        assert (row.event, row.played.to_pydatetime(), row.order, row.player) == (e.key, e.played, i, c.player)
+        assert (None if math.isnan(row.rating_before) else row.rating_before) == c.before
+        assert row.rating_after == c.after
+        assert (None if math.isnan(row.delta) else row.delta) == c.delta
+        for t in ("expected", "k"):
+            value = getattr(row, t)
+            assert (None if math.isnan(value) else value) == c.terms[t]
+        assert (None if pd.isna(row.challenger) else row.challenger) == c.terms["challenger"]
+    assert frame["home"].dtype == "string"       # a name column even where no match names one
+    assert ledger_frame(rated) is frame          # built once per league
+
+
+@given(ledgers())
+@settings(max_examples=200, deadline=None)
+def test_column_files_are_the_row_files_byte_for_byte(rated):
+    for columns, rows in ((changes_columns(rated), changes_table(rated)),
+                          (standings_columns(rated), standings_table(rated))):
+        assert table_csv(columns) == to_csv(rows)
+        assert table_json(columns) == to_json(rows)
+
+
+# --- the demo-sized leagues: files and Parquet -----------------------------------------------
+
+def views(root: Path) -> dict[str, LeagueView]:
+    problems = Problems()
+    source = load_site(root, problems)
+    roster = cfg.roster(source.players, problems)
+    leagues = [league_matches(ls, c, roster, problems) for ls in source.leagues
+               if (c := cfg.league_config(ls, problems)) is not None]
+    assert not problems, list(problems)
+    return {lg.config.slug: league_view(rate_league(lg), roster) for lg in leagues}
+
+
+def elo_site(make_site):
+    games = "".join(elo_match(day(i), a, s, b, 1 - s, challenger=a if i % 2 else None)
+                    for i, (a, s, b) in enumerate([("Ana", 1, "Bo"), ("Bo", 0.5, "Cy"), ("Cy", 0, "Ana"),
+                                                   ("Ana", 1, "Cy"), ("Bo", 1, "Ana")]))
+    return make_site({"matches/x/league.toml": league_toml("elo"), "matches/x/games.toml": games})
+
+
+def test_matches_file_from_columns_is_the_row_file(make_site):
+    root = elo_site(make_site)
+    rated = views(root)["x"].rated
+    assert table_csv(matches_columns(rated)) == to_csv(matches_table(rated))
+    assert table_json(matches_columns(rated)) == to_json(matches_table(rated))
+
+
+def test_parquet_holds_the_csv_values_with_types(make_site, tmp_path):
+    data = build_data(elo_site(make_site), "x", tmp_path / "out")
+    for name in ("changes", "standings", "matches"):
+        frame = pd.read_parquet(io.BytesIO(data[f"{name}.parquet"]))
+        rows = read_csv(data[f"{name}.csv"])
+        assert list(frame.columns) == list(rows[0])
+        assert len(frame) == len(rows)
+        for column in frame.columns:
+            values = frame[column]
+            if values.dtype.kind == "f":
+                cells = ["" if math.isnan(v) else f"{v:.6f}" for v in values]
+            elif values.dtype.kind == "M":
+                assert str(values.dtype) == "datetime64[ns, UTC]"
+                cells = [v.strftime("%Y-%m-%dT%H:%M:%SZ") for v in values]
+            else:
+                cells = ["" if pd.isna(v) else str(v) for v in values]
+            assert cells == [r[column] for r in rows], (name, column)
+    changes = pd.read_parquet(io.BytesIO(data["changes.parquet"]))
+    assert changes["player"].dtype == "string" and changes["challenger"].dtype == "string"
+    assert changes["rating_after"].dtype == "float64"
+
+
+def test_parquet_bytes_are_the_same_from_build_to_build(make_site, tmp_path):
+    root = elo_site(make_site)
+    one = build_data(root, "x", tmp_path / "one")
+    two = build_data(root, "x", tmp_path / "two")
+    names = sorted(n for n in one if n.endswith(".parquet"))
+    assert names == ["changes.parquet", "matches.parquet", "standings.parquet"]
+    for n in names:
+        assert one[n] == two[n], n
+        meta = pq.ParquetFile(io.BytesIO(one[n])).metadata
+        assert meta.row_group(0).column(0).compression == "ZSTD"
+
+
+# --- career and board aggregates against the loops ------------------------------------------
+
+def assert_careers_match_loops(lv: LeagueView) -> None:
+    careers = LeagueCareers(lv)
+    for player in lv.players.values():
+        career = careers.of(player)
+        games = player.games
+        outcomes = [g for g in games if g.line.result] if careers.has_outcomes else []
+        if careers.has_outcomes:
+            assert career.record == record(outcomes)
+        for got, want in zip((career.longest_win, career.longest_unbeaten, career.current), streaks(outcomes)):
+            assert (got is None) == (want is None)
+            if want is not None:
+                assert (got.kind, got.length) == (want.kind, want.length)
+                assert got.first is want.first and got.last is want.last
+        assert (career.periods, career.period_unit) == periods(games)
+        assert [(w.game, w.opponents, w.rating) for w in career.best_wins] == [
+            (w.game, w.opponents, w.rating) for w in best_wins(outcomes)]
+        if not careers.ranked_by:
+            assert career.rivals == careers.rivals(player)     # exact floats: the same sums in the same order
+    rated = lv.rated
+    n = len(rated.events)
+    for cut in sorted({0, 1, n // 3, n // 2, n - 1, n} if n > 40 else range(n + 1)):
+        loop: dict[str, float] = {}
+        for event in rated.events[:cut]:
+            for c in event.changes:
+                loop[c.player] = c.after
+        got = start_ratings(lv, cut)
+        assert got == loop and all(type(got[n]) is type(loop[n]) for n in loop)
+
+
+RESULTS = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.sampled_from([0, 0.5, 1]),
+                             st.integers(0, 60 * 24 * 90)), min_size=1, max_size=25)
+
+
+def site_of(files: dict[str, str]) -> dict[str, LeagueView]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return views(write_files(Path(tmp), files))
+
+
+def minutes(n: int) -> str:
+    t = datetime(2021, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=n)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@given(RESULTS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_duel_careers_equal_the_loops(games):
+    players = "ABCDE"
+    text = "".join(elo_match(minutes(t * 7 + i), players[a], s, players[b], 1 - s)
+                   for i, (a, b, s, t) in enumerate(sorted(games, key=lambda g: g[3])) if a != b)
+    if not text:
+        return
+    assert_careers_match_loops(site_of({"matches/x/league.toml": league_toml("elo", params="k = 20"),
+                                        "matches/x/games.toml": text})["x"])
+
+
+@given(RESULTS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_period_careers_equal_the_loops(games):
+    """glicko2 by week: several matches share one rating event, only the last carries it."""
+    players = "ABCDE"
+    text = "".join(f"[[match]]\nplayed = {minutes(t * 7 + i)}\nplayers = [{{ name = \"{players[a]}\", score = {s} }}, "
+                   f"{{ name = \"{players[b]}\", score = {1 - s} }}]\n\n"
+                   for i, (a, b, s, t) in enumerate(sorted(games, key=lambda g: g[3])) if a != b)
+    if not text:
+        return
+    assert_careers_match_loops(site_of({"matches/w/league.toml": league_toml("glicko2", params='period = "week"'),
+                                        "matches/w/games.toml": text})["w"])
+
+
+def test_lunaro_careers_keep_whole_ratings():
+    text = "".join(lunaro_match(minutes(i * 50_000), "Ana" if i % 3 else "Bo", g, 30, "Cy", 5 - g, 40)
+                   for i, g in enumerate([5, 3, 2, 0, 4, 1, 5, 5, 2, 3, 4, 0] * 4))
+    lv = site_of({"matches/l/league.toml": league_toml("lunaro"), "matches/l/games.toml": text})["l"]
+    assert lv.integer
+    assert_careers_match_loops(lv)
+    careers = LeagueCareers(lv)
+    assert all(type(p.end) is int for p in careers.of(lv.players["Cy"]).periods)
+
+
+def test_demo_leagues_careers_equal_the_loops():
+    """Every league of the repository's own demo: teams, lobbies, periods, arena."""
+    root = Path(__file__).resolve().parents[1]
+    for lv in views(root).values():
+        assert_careers_match_loops(lv)
