@@ -1,14 +1,14 @@
 # Two commands do all the set-up on a fresh machine:
 #   make site   virtual environment, install, build the demo site from matches/ and content/
-#   make test   install what the tests need (Debian's Chromium included), lint the code (ruff) and
-#               the GitHub workflows, and run the tests
+#   make test   install what the tests need (Debian's Chromium included), lint the code (ruff),
+#               type-check it (mypy) and lint the GitHub workflows, and run the tests
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium lint lint-workflows install-bench bench bench-quick fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
+.PHONY: site serve test install install-test chromium lint typecheck lint-workflows install-bench bench bench-quick fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,8 +49,12 @@ lint-workflows: install-test node_modules/.package-lock.json
 lint: install-test
 	$(VENV)/bin/ruff check sitegen scripts tests
 
+# Mypy (pinned in the test extra; settings and the packages without type information in pyproject.toml).
+typecheck: install-test
+	$(VENV)/bin/mypy
+
 # Both cores (pytest-xdist); a module's tests stay on one worker, so its built site and browser are shared.
-test: install-test chromium lint lint-workflows
+test: install-test chromium lint typecheck lint-workflows
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # How a build scales (scripts/bench.py): elo leagues of 10k, 100k and 1M matches, a 10k-match

@@ -246,7 +246,7 @@ def parse_queue(f: TomlFile, roster: Roster, problems: Problems) -> Queue | None
         if ok and name is not None and ping is not None and platform is not None and joined is not None \
                 and now is not None:
             tickets.append(Ticket(i, name, ping, platform, joined, (now - joined).total_seconds()))
-    if len(problems) > before or now is None:
+    if len(problems) > before or now is None or lobby_size is None:
         return None
     return Queue(f.rel, now, lobby_size, platform_mode, rank_threshold, ping_threshold, expand_after,
                  tuple(tickets))

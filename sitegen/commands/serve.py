@@ -29,7 +29,7 @@ import threading
 import time
 import tomllib
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -314,7 +314,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = urlsplit(self.path).path
         if path == RELOAD and self.preview is not None:
-            return self._build_answer()
+            return self._build_answer(self.preview)
         if self.prefix != "/" and path in ("/", self.prefix.rstrip("/")):
             return self._redirect(self.prefix, 302)    # the server's root and "/repo" lead to the site
         if self.preview is not None and not self.preview.has_site:
@@ -326,26 +326,26 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
                 return self._redirect(path + "/", 301)    # a folder's address ends in "/"
             page = local / "index.html" if local.is_dir() else local
             if page.is_file() and page.suffix == ".html" and self.preview is not None:
-                return self._page(200, page)
+                return self._page(200, page, self.preview)
             if local.is_file() or (local / "index.html").is_file():
                 self.path = inside
                 return super().send_head()
         return self._not_found()
 
-    def _build_answer(self):
+    def _build_answer(self, preview: _Preview):
         """The build the served files are from, once it differs from ``since`` (a long poll)."""
         since = parse_qs(urlsplit(self.path).query).get("since", [""])[0]
-        build = self.preview.newer_than(since, WAIT) if since else self.preview.build
+        build = preview.newer_than(since, WAIT) if since else preview.build
         return self._send(200, json.dumps({"build": build}).encode("utf-8"), "application/json",
                           [("Cache-Control", "no-store")])
 
-    def _page(self, status: int, page: Path):
+    def _page(self, status: int, page: Path, preview: _Preview):
         """An HTML page with the reload script, which only the preview adds."""
         try:
             body = page.read_bytes()
         except OSError:         # swapped out by a rebuild between the look and the read
             return self._send(503, b"Rebuilt just now: reload the page.", "text/plain")
-        build = self.preview.build
+        build = preview.build
         script = RELOADER.replace(b"BUILD", json.dumps(build).encode("ascii"))
         end = body.rfind(b"</body>")
         body = body + script if end < 0 else body[:end] + script + body[end:]
@@ -361,14 +361,14 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def _not_found(self):
         page = Path(self.directory) / "404.html"
         if self.preview is not None and page.is_file():
-            return self._page(404, page)
+            return self._page(404, page, self.preview)
         try:
             body, kind = page.read_bytes(), "text/html; charset=utf-8"
         except OSError:
             body, kind = b"Not found", "text/plain"
         return self._send(404, body, kind)
 
-    def _send(self, status: int, body: bytes, kind: str, headers: list[tuple[str, str]] = ()):
+    def _send(self, status: int, body: bytes, kind: str, headers: Sequence[tuple[str, str]] = ()):
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
@@ -457,8 +457,8 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
             prefix = urlsplit(effective).path if effective else "/"
             prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
             # Files are looked up by path on every request, so the folder swapped in by a rebuild is served.
-            handler = type("Handler", (_Handler,), {"prefix": prefix, "preview": preview})
-            handler = functools.partial(handler, directory=str(out))
+            handler_class = type("Handler", (_Handler,), {"prefix": prefix, "preview": preview})
+            handler = functools.partial(handler_class, directory=str(out))
             with _Server((host, port), handler) as httpd:
                 server = threading.Thread(target=httpd.serve_forever, name="sitegen-serve", daemon=True)
                 server.start()

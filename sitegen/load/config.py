@@ -238,7 +238,7 @@ def _check_applies(source: SiteSource, league: LeagueSource, own: dict[str, Any]
     """A per-league key the league's system would ignore is a mistake, not a silent no-op."""
     system = league.config.data.get("system") if league.config else None
     cls = SYSTEMS.get(system) if isinstance(system, str) else None
-    if cls is None:             # league.toml reports its own system problem
+    if cls is None or league.config is None:    # league.toml reports its own system problem
         return
     by_rd = "rd" in cls.standing_terms       # glicko2: provisional by its rating deviation
     if "provisional_rd" in own and not by_rd:
@@ -332,6 +332,9 @@ def league_config(league: LeagueSource, problems: Problems, roster: Roster | Non
     # that every problem is reported in one run (docs/curators).
     if len(problems) > count and not (isinstance(name, str) and name.strip()):
         name = league.slug
+    # A missing or bad name is a problem recorded above, so it is the slug by now; a known
+    # system was looked up by its name.
+    assert isinstance(name, str) and isinstance(system_name, str)
     system = cls(**params)
     starts, initial_keys = _initial(src, system, roster or Roster(), problems)
     if starts:
@@ -492,7 +495,7 @@ def _tiers(raw: Any, bad) -> tuple[Tier, ...]:
     if not isinstance(raw, list):
         bad("tiers", f"must be {allowed}, got {value_text(raw)}")
         return ()
-    tiers = []
+    tiers: list[Tier] = []
     if len(raw) > MAX_TIERS:
         bad("tiers", f"must list at most {MAX_TIERS} tiers, got {len(raw):,}")
         return ()
@@ -574,7 +577,7 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
             problems.add(src.rel, f"must be a list of names, got {value_text(raw_aliases)}",
                          line=src.locate("players", key, "aliases"), field=f"{where}.aliases")
             raw_aliases = []
-        claim(name, name, where, lambda key=key: src.locate("players", key))
+        claim(name, name, where, functools.partial(src.locate, "players", key))
         for i, alias in enumerate(raw_aliases):
             problem = check_name(alias)
             if problem:
@@ -582,7 +585,7 @@ def roster(src: TomlFile | None, problems: Problems) -> Roster:
                              field=f"{where}.aliases[{i}]")
                 continue
             alias = normalize_name(alias)
-            claim(alias, name, f"{where}.aliases[{i}]", lambda key=key: src.locate("players", key, "aliases"))
+            claim(alias, name, f"{where}.aliases[{i}]", functools.partial(src.locate, "players", key, "aliases"))
             aliases.append(alias)
         players[name] = PlayerInfo(name, info.get("platform"), info.get("region"), tuple(aliases))
     canonical = {alias: p.name for p in players.values() for alias in p.aliases}

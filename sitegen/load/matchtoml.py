@@ -75,10 +75,10 @@ def match_table(system: type[System], example: Example, groups: list[list[str]],
     lines.extend(f"#   {a}" for a in about)
     for i, team in enumerate(groups):
         if example.team_key == "place":
-            key = _line(f"place = {i + 1}", "1 for the winners; equal places tie")
+            result = _line(f"place = {i + 1}", "1 for the winners; equal places tie")
         else:
-            key = _line(f"won = {tomlwrite.value(i == 0)}", "true on the winning team only")
-        lines += ["", "[[match.teams]]", key]
+            result = _line(f"won = {tomlwrite.value(i == 0)}", "true on the winning team only")
+        lines += ["", "[[match.teams]]", result]
         lines.extend(players(team))
     return "\n".join(lines) + "\n"
 

@@ -195,7 +195,8 @@ class _Words:
         sources = [((w, i, ns) for w, ns in read(run)) for i, run in enumerate(self.runs)]
         sources.append(((w, len(self.runs), self.held[w].tolist()) for w in sorted(self.held)))
         try:
-            word, numbers = None, []
+            word: str | None = None
+            numbers: list[int] = []
             for w, _, ns in heapq.merge(*sources):
                 if w != word:
                     if word is not None:

@@ -17,7 +17,7 @@ from sitegen.rating.base import (
 )
 from sitegen.rating.base import EN_DASH, listing
 from sitegen.rating.words import LOBBY
-from sitegen.rating.base import Curve, Standing, Strength, LN10_400, first_of, steps
+from sitegen.rating.base import Curve, CurvePoint, Standing, Strength, LN10_400, first_of, steps
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.registry import register
 from sitegen.rating.replay import Round
@@ -276,7 +276,7 @@ class Arena(MatchSystem):
 
     @classmethod
     def curve(cls) -> Curve:
-        rows: list[dict[str, float | str]] = []
+        rows: list[CurvePoint] = []
         for size, to_win, label in ((1, 25, "free-for-all, 25 to win"), (4, 50, "4 a team, 50 to win"),
                                     (8, 50, "8 a team, 50 to win")):
             for raw in steps(-20, 40, 120):

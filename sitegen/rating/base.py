@@ -18,7 +18,7 @@ from sitegen.rating.fields import (  # noqa: F401  (re-exported)
     parse_entries, player_shape, positive, rating_value, valid_bands, valid_fields,
 )
 from sitegen.rating.protocol import (  # noqa: F401
-    LN10_400, Curve, Forecaster, Interval, MatchReader, MatchSystem, Presenter, Rater, Scaffold, Strength,
+    LN10_400, Curve, CurvePoint, Forecaster, Interval, MatchReader, MatchSystem, Presenter, Rater, Scaffold, Strength,
     System,
 )
 from sitegen.rating.values import (  # noqa: F401
@@ -69,7 +69,7 @@ def steps(lo: float, hi: float, n: int) -> list[float]:
 
 def expected_curve(note: str) -> Curve:
     """The 400-point logistic against the rating gap: the curve of the Elo-like systems."""
-    rows: list[dict[str, float | str]] = [{"x": gap, "y": expected(gap, 0.0), "series": "expected score"}
+    rows: list[CurvePoint] = [{"x": gap, "y": expected(gap, 0.0), "series": "expected score"}
                                           for gap in steps(-800, 800, 80)]
     return Curve("Rating gap (own rating minus the opponent's)", "Expected score", "", tuple(rows),
                  "The expected score against one opponent as a function of the rating gap. " + note)

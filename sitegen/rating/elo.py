@@ -256,8 +256,9 @@ class Elo(MatchSystem):
                            f'is missing; with margin = "{self.margin}" both players need points '
                            f"(a number >= 0, the game score such as goals)")
                     ok = False
-        points = [e.get("points") for e in entries]
-        if scored and len(points) == 2 and None not in points and points[0] != points[1]:
+        # Scored means two players: both have points exactly when two are left here.
+        points = [e["points"] for e in entries if e.get("points") is not None]
+        if scored and len(points) == 2 and points[0] != points[1]:
             more = 0 if points[0] > points[1] else 1
             if entries[more]["score"] != 1:
                 report(("players", more, "score"),
@@ -267,7 +268,7 @@ class Elo(MatchSystem):
                 ok = False
         if not ok or parsed is None:
             return None
-        return ParsedMatch(parsed[0], entries, extra)
+        return ParsedMatch(parsed[0], parsed[1], extra)
 
     def fide_k(self, games: int, reached_master: bool) -> float:
         """FIDE rule from games played before this match and whether 2400 was ever reached."""
@@ -422,6 +423,7 @@ class Elo(MatchSystem):
                 st = out[c.player]
                 # The engine's rule: the rating before the first match, then every rating after one.
                 first = "games" not in st
+                assert c.before is not None     # every elo player starts from a rating
                 st["games"] = st.get("games", 0) + 1
                 st["master"] = (c.before >= mr if first else st["master"]) or c.after >= mr
         w = float(self.season_reversion)

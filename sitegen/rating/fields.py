@@ -6,7 +6,7 @@ import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from sitegen.rating import limits
 from sitegen.rating.values import Reporter
@@ -33,7 +33,7 @@ def is_number(v: Any) -> bool:
     return abs(v) <= sys.float_info.max if isinstance(v, int) else math.isfinite(v)
 
 
-def is_int(v: Any) -> bool:
+def is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -55,7 +55,7 @@ def k_value(v: Any) -> bool:
     return positive(v) and v <= limits.MAX_K
 
 
-def count(v: Any, low: int = 0) -> bool:
+def count(v: Any, low: int = 0) -> TypeGuard[int]:
     """A whole number a player's entry counts (ping, kills): from ``low`` to MAX_COUNT."""
     return is_int(v) and low <= v <= limits.MAX_COUNT
 
@@ -164,7 +164,8 @@ def player_shape(fields: Sequence[Field]) -> str:
 
 def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
                   key: str = "players", prefix: tuple[str | int, ...] = (),
-                  min_count: int = 2, max_count: int | None = None, system: str | None = None):
+                  min_count: int = 2, max_count: int | None = None, system: str | None = None,
+                  ) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]] | None:
     """Check a list of player tables; returns (names, entries) or None if it is unusable.
 
     Every problem is reported, not only the first. ``system`` names the league's

@@ -21,7 +21,7 @@ from sitegen.rating.base import (
     is_number, one_of, parse_entries, positive, unknown_key, value_text,
     RATING_ALLOWED, rating_value,
 )
-from sitegen.rating.base import Curve, Interval, Strength, first_of, amount, steps
+from sitegen.rating.base import Curve, CurvePoint, Interval, Strength, first_of, amount, steps
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal
 from sitegen.rating.protocol import EXPECTED_NOTE
@@ -454,7 +454,7 @@ class Glicko2(MatchSystem):
 
     @classmethod
     def curve(cls) -> Curve:
-        rows: list[dict[str, float | str]] = []
+        rows: list[CurvePoint] = []
         for transform, label in (("sine", "sine (the default)"), ("share", "share"),
                                  ("outcome", "outcome")):
             for share in steps(0, 1, 100):

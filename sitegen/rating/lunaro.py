@@ -17,7 +17,7 @@ from sitegen.rating.base import (
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )
-from sitegen.rating.base import EN_DASH, Curve, steps, Standing, Strength, LN10_400
+from sitegen.rating.base import EN_DASH, Curve, CurvePoint, steps, Standing, Strength, LN10_400
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
@@ -116,7 +116,9 @@ class Lunaro(MatchSystem):
             if "ping" in entries[i] and entries[i]["ping"] != 0:
                 report(("players", i, "ping"), f"the host's ping must be 0, got {entries[i]['ping']}")
                 ok = False
-        return ParsedMatch(parsed[0], entries) if ok else None
+        if not ok or parsed is None:
+            return None
+        return ParsedMatch(parsed[0], parsed[1])
 
     def parse_start(self, value: Any, report: Reporter) -> int | None:
         """A starting rank is a rank like any other: a whole number, never below 0 (section 3)."""
@@ -211,7 +213,7 @@ class Lunaro(MatchSystem):
     @classmethod
     def curve(cls) -> Curve:
         default = next(p.default for p in cls.params if p.name == "ping_influence")
-        rows: list[dict[str, float | str]] = []
+        rows: list[CurvePoint] = []
         for influence in (default / 2, default, default * 2):
             label = f"ping_influence = {influence:g}" + (" (default)" if influence == default else "")
             for ping in steps(0, 600, 60):

@@ -22,7 +22,7 @@ from sitegen.rating.base import (
     count, is_number, last_ratings, listing, parse_entries, positive, rating_value, unknown_key, value_text,
     RATING_ALLOWED,
 )
-from sitegen.rating.base import Curve, Interval, Strength, first_of, steps
+from sitegen.rating.base import Curve, CurvePoint, Interval, Strength, first_of, steps
 from sitegen.rating.words import LOBBY
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal as place_text
@@ -254,7 +254,7 @@ class OpenSkill(MatchSystem):
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         last, games = last_ratings(events)
-        return [Standing(p, c.after, games[p], {"mu": c.terms["mu_after"], "sigma": c.terms["sigma_after"]})
+        return [Standing(p, c.after, games[p], {"mu": c.number("mu_after"), "sigma": c.number("sigma_after")})
                 for p, c in last.items()]
 
     def describe(self, entry: Mapping[str, Any]) -> str:
@@ -312,7 +312,7 @@ class OpenSkill(MatchSystem):
     def curve(cls) -> Curve:
         system = cls()
         new = system.initial.sigma
-        rows: list[dict[str, float | str]] = []
+        rows: list[CurvePoint] = []
         for size, sigma, label in ((1, new, f"1 v 1, new players (σ = {new:.2f})"),
                                    (1, 2.0, "1 v 1, settled players (σ = 2)"),
                                    (4, new, "4 v 4, new players")):

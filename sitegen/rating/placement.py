@@ -116,7 +116,7 @@ class Placement(MatchSystem):
                 ok = False
             else:
                 extra["platform"] = platform.strip()
-        return ParsedMatch(parsed[0], parsed[1], extra) if ok else None
+        return ParsedMatch(parsed[0], parsed[1], extra) if ok and parsed is not None else None
 
     def parse_start(self, value: Any, report: Reporter) -> float | None:
         """A starting rating the league can hold: not below ``floor``, which no rating goes under.

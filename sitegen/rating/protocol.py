@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypedDict
 
 from sitegen.rating.fields import RATING_ALLOWED, Example, Field, Param, rating_value
 from sitegen.rating.forecasts import PairForecast, PairPrediction
@@ -27,6 +27,14 @@ EXPECTED_NOTE = " An expected score is not a chance of winning: a draw counts a 
 LN10_400 = math.log(10.0) / 400.0
 
 
+class CurvePoint(TypedDict):
+    """One point of a curve: a dict, as the chart's data values are."""
+
+    x: float
+    y: float
+    series: str
+
+
 @dataclass(frozen=True, slots=True)
 class Curve:
     """Points of one or more series, with what the axes mean: a spec page's characteristic curve."""
@@ -34,7 +42,7 @@ class Curve:
     x_title: str
     y_title: str
     series_title: str
-    rows: tuple[dict[str, float | str], ...]      # {"x": ..., "y": ..., "series": ...}
+    rows: tuple[CurvePoint, ...]
     caption: str
     x_format: str = ",.0f"
     y_format: str = ",.3f"

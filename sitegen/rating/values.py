@@ -39,17 +39,24 @@ class Change:
     """One player's rating change in one rating event, with the terms that explain it.
 
     ``before`` is None where no rating existed yet (an arena player's first game).
-    ``terms`` holds the system's own columns, in the order of ``System.terms``.
+    ``terms`` holds the system's own columns, in the order of ``System.terms``: numbers, or
+    names (elo's challenger and home player).
     """
 
     player: str
     before: float | None
     after: float
-    terms: Mapping[str, float | None]
+    terms: Mapping[str, float | str | None]
 
     @property
     def delta(self) -> float | None:
         return None if self.before is None else self.after - self.before
+
+    def number(self, term: str) -> float:
+        """A term the system itself writes as a number (mu, rd), read back as one."""
+        value = self.terms[term]
+        assert isinstance(value, (int, float)), (term, value)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
