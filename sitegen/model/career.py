@@ -22,7 +22,7 @@ import numpy as np
 
 from sitegen.model.aggregates import LeagueGames
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
-from sitegen.rating.words import ordinal
+from sitegen.rating.titles import ordinal
 
 BEST_WINS = 5           # as many as lichess lists
 PODIUM = 3

@@ -16,7 +16,7 @@ from sitegen.rating.base import (
     COUNT_ALLOWED, count,
 )
 from sitegen.rating.base import EN_DASH, listing
-from sitegen.rating.words import LOBBY
+from sitegen.rating.titles import LOBBY
 from sitegen.rating.base import Curve, CurvePoint, Standing, Strength, LN10_400, first_of, steps
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.registry import register

@@ -2,7 +2,7 @@
 
 The parts live in their own modules: ``values`` (matches, changes, events), ``fields``
 (parameters, player fields, parsing), ``wording`` (values and keys in messages),
-``protocol`` (what the pipeline needs of a system) and ``words`` (match titles), all
+``protocol`` (what the pipeline needs of a system) and ``titles`` (match titles), all
 re-exported here; ``replay`` (the one walk through a history) and ``registry`` (SYSTEMS)
 are imported from their own modules.
 """
@@ -28,7 +28,7 @@ from sitegen.rating.wording import (  # noqa: F401
     SHOWN_CHARS, close_to, did_you_mean, elsewhere, spec_page, toml_text, type_name, unknown_key,
     value_text,
 )
-from sitegen.rating.words import EN_DASH, amount, event_name, first_of, listing, versus  # noqa: F401
+from sitegen.rating.titles import EN_DASH, amount, event_name, first_of, listing, versus  # noqa: F401
 
 
 def expected(r_a: float, r_b: float) -> float:

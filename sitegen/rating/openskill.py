@@ -23,7 +23,7 @@ from sitegen.rating.base import (
     RATING_ALLOWED,
 )
 from sitegen.rating.base import Curve, CurvePoint, Interval, Strength, first_of, steps
-from sitegen.rating.words import LOBBY
+from sitegen.rating.titles import LOBBY
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal as place_text
 from sitegen.rating.registry import register

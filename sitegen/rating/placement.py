@@ -22,7 +22,7 @@ from sitegen.rating.base import Curve, event_name, expected, expected_curve, fir
 from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairForecast, PairPrediction
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
-from sitegen.rating.words import ordinal
+from sitegen.rating.titles import ordinal
 from sitegen.rating.replay import Round
 
 

@@ -19,7 +19,7 @@ from sitegen.rating.forecasts import PairForecast, PairPrediction
 from sitegen.rating.replay import Round, replay, single_rounds
 from sitegen.rating.values import Match, ParsedMatch, RatingEvent, Reporter, Standing, last_ratings
 from sitegen.rating.wording import value_text
-from sitegen.rating.words import first_of, versus
+from sitegen.rating.titles import first_of, versus
 
 # What every expected score (not a chance of winning) is told with.
 EXPECTED_NOTE = " An expected score is not a chance of winning: a draw counts a half"
