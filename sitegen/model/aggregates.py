@@ -21,7 +21,12 @@ from sitegen.model.table import ledger_frame
 from sitegen.model.views import LeagueView, PlayerView
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
-CODES = {"win": WIN, "draw": DRAW, "loss": LOSS}
+# A line's result by code; a line without one (None) is NO_RESULT.
+CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
+# One period of a player's rating history: (year, month or None, games, end, high, low).
+PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
+# One opponent in a league of duels: (opponent, games, wins, draws, losses, net change).
+RivalRow = tuple[int, int, int, int, int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +106,7 @@ class LeagueGames:
 
     # --- the rating history by month -------------------------------------------------------
 
-    def periods(self, months_shown: int) -> list[tuple[list[tuple[int, int | None, int, float | None,
-                                                                 float | None, float | None]], bool]]:
+    def periods(self, months_shown: int) -> list[tuple[list[PeriodRow], bool]]:
         """Per player: (year, month or None, games, end, high, low) per period, and whether by year."""
         n = len(self.names)
         key_month = self.year * 12 + self.month - 1
@@ -117,7 +121,7 @@ class LeagueGames:
         stats = frame.groupby("group", sort=True)["after"].agg(["count", "last", "max", "min"])
         games = np.bincount(group)
         starts = np.flatnonzero(new)
-        out: list[tuple[list, bool]] = [([], bool(by_year[p])) for p in range(n)]
+        out: list[tuple[list[PeriodRow], bool]] = [([], bool(by_year[p])) for p in range(n)]
         ends, highs, lows, rated_n = (stats[c].to_numpy() for c in ("last", "max", "min", "count"))
         for g, s in enumerate(starts.tolist()):
             p = int(self.player[s])
@@ -136,7 +140,7 @@ class LeagueGames:
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
         return other
 
-    def duel_rivals(self, other: np.ndarray) -> list[list[tuple[int, int, int, int, int, float]]]:
+    def duel_rivals(self, other: np.ndarray) -> list[list[RivalRow]]:
         """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
         n = len(self.names)
         opp = self.player[other]
@@ -149,7 +153,7 @@ class LeagueGames:
         change = np.bincount(inverse, weights=np.nan_to_num(self.delta, nan=0.0), minlength=len(keys))
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
-        out: list[list] = [[] for _ in range(n)]
+        out: list[list[RivalRow]] = [[] for _ in range(n)]
         rows = zip(*(a[order].tolist() for a in (who, against, games, won, drawn, lost, change)))
         for p, *rival in rows:
             out[p].append(tuple(rival))

@@ -174,8 +174,10 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
         if window_ids is not None:
             if m.id not in window_ids:
                 break
-        elif m.played < start:
-            break
+        else:
+            assert start is not None        # no rating period: the window is movement_days of time
+            if m.played < start:
+                break
         played.update(m.players)
 
     active_since = None if last is None else last - timedelta(days=settings.inactive_days)
@@ -191,14 +193,14 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     active_start = _ranks({n: r for n, r in start_rating.items() if is_active.get(n)})
     rows = []
     for p in lv.leaderboard:
-        active = is_active[p.name]
+        now_active = is_active[p.name]
         rows.append(Row(
-            player=p, rank=active_rank[p.name] if active else p.rank, games=len(p.games),
-            provisional=provisional(p), active=active,
-            movement=_movement(active_start.get(p.name), active_rank[p.name], since) if active
+            player=p, rank=active_rank[p.name] if now_active else p.rank, games=len(p.games),
+            provisional=provisional(p), active=now_active,
+            movement=_movement(active_start.get(p.name), active_rank[p.name], since) if now_active
             else _movement(start_rank.get(p.name), p.rank, since),
             spread=interval.width * p.extra[interval.term] if interval else None,
-            centre=None if interval is None or interval.centred else p.extra[interval.centre],
+            centre=None if interval is None or interval.centre is None else p.extra[interval.centre],
         ))
     rows, interval_kind = _honest(lv, rows, has_interval)
     active = tuple(r for r in rows if r.active)
@@ -234,8 +236,10 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
 def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[Row], str | None]:
     """Each row's interval and grouped rank, counted like the board's rank: the active among
     the active, the inactive among every player (as standings.csv)."""
+    intervals: dict[str, tuple[float, float]]
+    kind: str | None
     if has_interval:
-        intervals = {r.player.name: (r.low, r.high) for r in rows}
+        intervals = {r.player.name: _own_interval(r) for r in rows}
         kind = "rd"
     else:
         intervals = bootstrap(lv.rated)
@@ -246,6 +250,13 @@ def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[R
     among_active = grouped_ranks({r.player.name: intervals[r.player.name] for r in rows if r.active})
     return [replace(r, interval=intervals[r.player.name],
                     sure_rank=(among_active if r.active else among_all)[r.player.name]) for r in rows], kind
+
+
+def _own_interval(r: Row) -> tuple[float, float]:
+    """The system's own interval of a row, (low, high)."""
+    low, high = r.low, r.high
+    assert low is not None and high is not None     # a league with an interval gives every row a spread
+    return low, high
 
 
 def _ranks(ratings: dict[str, float]) -> dict[str, int]:

@@ -20,7 +20,7 @@ from datetime import datetime
 
 import numpy as np
 
-from sitegen.model.aggregates import LeagueGames
+from sitegen.model.aggregates import LeagueGames, PeriodRow, RivalRow, Runs
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from sitegen.rating.titles import ordinal
 
@@ -187,12 +187,13 @@ class LeagueCareers:
                               *(None if v is None else cast(v) for v in (end, high, low)))
                        for y, m, n, end, high, low in rows)
         if agg.best is not None:
+            assert agg.opponent_of is not None      # both belong to a league of duels
             best = tuple(BestWin(agg.games.game(player, r), (self._links[agg.opponent_of[r]],), rating)
                          for r, rating in agg.best[p])
         else:
             best = best_wins([g for g in games if g.line.result]) if self.has_outcomes else ()
         if self.ranked_by:
-            rivals = self.ranked_rivals(player)
+            rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
             rivals = tuple(Rival(self._links[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p])
         else:
@@ -246,17 +247,18 @@ class LeagueCareers:
         rows.sort(key=lambda r: (-r.games, r.opponent.text))
         return tuple(rows)
 
-    def ranked_rivals(self, player: PlayerView) -> tuple[Rival, ...]:
-        """Every opponent: the games in which the player finished ahead of, level with and behind them."""
+    def ranked_rivals(self, player: PlayerView, ranked_by: tuple[str, int]) -> tuple[Rival, ...]:
+        """Every opponent: the games in which the player finished ahead of, level with and behind
+        them, by ``ranked_by`` (the league's field and direction)."""
         ahead: list[np.ndarray] = []       # the opponents the player finished ahead of
         level: list[np.ndarray] = []
         behind: list[np.ndarray] = []
-        field, sign = self.ranked_by
+        field, sign = ranked_by
         for g in player.games:
             m = g.match
             order = self._order.get(m.id)
             if order is None:
-                order = self._order[m.id] = self._ranking(m)
+                order = self._order[m.id] = self._ranking(m, field, sign)
             numbers, keys = order
             key = sign * m.match.entries[g.index][field]
             lo, hi = keys.searchsorted(key, "left"), keys.searchsorted(key, "right")
@@ -275,8 +277,7 @@ class LeagueCareers:
         return tuple(Rival(links[i], n, w, d, l_, None) for i, n, w, d, l_ in zip(
             met.tolist(), games[met].tolist(), won[met].tolist(), drawn[met].tolist(), lost[met].tolist()))
 
-    def _ranking(self, m: MatchView) -> tuple[np.ndarray, np.ndarray]:
-        field, sign = self.ranked_by
+    def _ranking(self, m: MatchView, field: str, sign: int) -> tuple[np.ndarray, np.ndarray]:
         keys = np.array([sign * e[field] for e in m.match.entries], dtype=float)
         numbers = np.array([self._number[name] for name in m.match.players], dtype=np.int32)
         order = np.argsort(keys, kind="stable")
@@ -287,10 +288,10 @@ class LeagueCareers:
 class _Aggregates:
     games: LeagueGames
     records: np.ndarray                   # (players, 4): wins, draws, losses, no result
-    runs: object                          # aggregates.Runs
-    periods: list                         # per player: (rows, by_year)
-    best: list | None                     # 1v1 leagues: per player, (row, opponent's rating)
-    rivals: list | None                   # 1v1 leagues: per player, (opponent, games, w, d, l, change)
+    runs: Runs
+    periods: list[tuple[list[PeriodRow], bool]]       # per player: (rows, by_year)
+    best: list[list[tuple[int, float]]] | None        # 1v1 leagues: per player, (row, opponent's rating)
+    rivals: list[list[RivalRow]] | None               # 1v1 leagues: per player, by most games
     opponent_of: np.ndarray | None        # 1v1 leagues: each row's opponent number
 
 
@@ -315,7 +316,8 @@ def placings(games: Sequence[PlayerGame]) -> Placings | None:
 
 def streaks(games: Sequence[PlayerGame]) -> tuple[Streak | None, Streak | None, Streak | None]:
     """Longest winning run, longest run without a loss (the first of equals), and the run of
-    the last result. A draw ends a winning run, not an unbeaten one."""
+    the last result, over games that have an outcome (aggregates.runs leaves out the rest).
+    A draw ends a winning run, not an unbeaten one."""
     best: dict[str, tuple[int, int] | None] = {"win": None, "unbeaten": None}
     start: dict[str, int | None] = {"win": None, "unbeaten": None}
     for i, g in enumerate(games):
@@ -324,11 +326,12 @@ def streaks(games: Sequence[PlayerGame]) -> tuple[Streak | None, Streak | None, 
             if not counts:
                 start[kind] = None
                 continue
-            if start[kind] is None:
-                start[kind] = i
+            first = start[kind]
+            if first is None:
+                first = start[kind] = i
             run = best[kind]
-            if run is None or i - start[kind] > run[1] - run[0]:
-                best[kind] = (start[kind], i)
+            if run is None or i - first > run[1] - run[0]:
+                best[kind] = (first, i)
 
     def streak(kind: str, run: tuple[int, int] | None) -> Streak | None:
         return None if run is None else Streak(kind, run[1] - run[0] + 1, games[run[0]], games[run[1]])
@@ -336,6 +339,7 @@ def streaks(games: Sequence[PlayerGame]) -> tuple[Streak | None, Streak | None, 
     current = None
     if games:
         last = games[-1].line.result
+        assert last is not None, "streaks() counts games with an outcome"
         i = len(games) - 1
         while i > 0 and games[i - 1].line.result == last:
             i -= 1

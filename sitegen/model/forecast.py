@@ -18,7 +18,7 @@ from sitegen.load.config import Roster
 from sitegen.model.ledger import ledger
 from sitegen.model.groupings import next_groupings
 from sitegen.model.views import LeagueView, Link
-from sitegen.model.pools import Pool, opponent_pools
+from sitegen.model.pools import Pool, opponent_pools, pool_params
 from sitegen.rating.base import expected, toml_text
 
 
@@ -176,8 +176,9 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
                             system.prediction_text, accuracy_url(league))
     pools: dict[str, PoolView] = {}
     if "pools" in system.ledger_tables:
+        params = pool_params(system)
         for pool in opponent_pools(rated, ledger(rated)):
-            pools[pool.player] = _pool_view(pool, links, float(system.pool_deviation), int(system.pool_size))
+            pools[pool.player] = _pool_view(pool, links, float(params.pool_deviation), int(params.pool_size))
     matchups: list[Matchup] = []
     if "next" in system.ledger_tables:
         for g in next_groupings(rated, roster):

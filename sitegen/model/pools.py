@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sitegen.model.history import RatedLeague
+from sitegen.rating.protocol import PoolParams, System
 
 HEADER = ("player", "opponent", "side", "opponent_rating")
 
@@ -83,9 +84,17 @@ def draw(rng: random.Random, items: Sequence, k: int) -> list:
     return items[:k]
 
 
+def pool_params(system: System) -> PoolParams:
+    """The pool parameters of a system that draws pools (its ledger tables hold "pools")."""
+    if not isinstance(system, PoolParams):
+        raise TypeError(f"the {system.name} system draws no opponent pools: it has no pool_size "
+                        "and pool_deviation")
+    return system
+
+
 def opponent_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
     """Every rated player's pool, in standings order; ``ledger`` from ``ledger_key``."""
-    system = rated.league.config.system
+    system = pool_params(rated.league.config.system)
     deviation = float(system.pool_deviation)
     per_side = int(system.pool_size) // 2
     board = [Opponent(r.standing.player, float(r.standing.rating)) for r in rated.standings]

@@ -278,7 +278,7 @@ def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
         Column("match_id", "text", [m.id for m in matches]),
         Column("played", "text", [iso(m.played) for m in matches]),
         Column("file", "text", [m.file for m in matches]),
-        Column("commit", "text", [None if commits[m.file] is None else commits[m.file].sha for m in matches])))
+        Column("commit", "text", [None if (c := commits[m.file]) is None else c.sha for m in matches])))
 
 
 def parquet_frames(rated: RatedLeague, matches: ColumnTable) -> dict[str, pd.DataFrame]:

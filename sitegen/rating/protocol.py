@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypedDict
+from typing import Any, ClassVar, Protocol, TypedDict, runtime_checkable
 
 from sitegen.rating.fields import RATING_ALLOWED, Example, Field, Param, rating_value
 from sitegen.rating.forecasts import PairForecast, PairPrediction
@@ -235,6 +235,15 @@ class System(MatchReader, Rater, Presenter, Scaffold, Forecaster, Protocol):
     """A rating system: holds its parameters; rating a history is a pure function."""
 
     def __init__(self, **params: Any) -> None: ...
+
+
+@runtime_checkable
+class PoolParams(Protocol):
+    """The parameters of a system whose ledger tables hold "pools": opponent pools drawn
+    within ``pool_deviation`` of a player's rating, ``pool_size`` opponents at most."""
+
+    pool_size: int
+    pool_deviation: float
 
 
 # --- the plain answers ----------------------------------------------------------------------
