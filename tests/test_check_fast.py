@@ -12,9 +12,11 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import REPO, write_files
 from sitegen.commands.build import build, check
+from sitegen.load.markcheck import MarkupError, _plain_math_is_valid
 from sitegen.load.problems import InvalidInput
 
 ELO = 'name = "Duel"\nsystem = "elo"\n'
@@ -53,6 +55,39 @@ def test_check_loads_no_rendering_library(tmp_path):
     loaded = loaded_after_check(root)
     assert "sitegen" in loaded                  # the check did run in this interpreter
     assert not loaded & set(RENDERING), sorted(loaded & set(RENDERING))
+
+
+def test_check_of_plain_math_loads_no_markdown(tmp_path):
+    """A description with formulas (the demo's arena league has two) is checked by latex2mathml
+    alone: python-markdown stays unloaded."""
+    root = small_site(tmp_path, {
+        "matches/duel/league.toml": description("**Duel**: the winner gains\n\n$$K (S - E)$$\n\nwith $E$ below."),
+    })
+    loaded = loaded_after_check(root)
+    assert "sitegen" in loaded
+    assert "latex2mathml" in loaded             # the formulas were checked ...
+    assert not loaded & {"markdown", "altair", "jinja2"}    # ... without the parser
+
+
+# Pieces of markdown that change what the parser sees as math: code, HTML, quotes, lists,
+# headings, tables, escapes, prices, valid and invalid LaTeX, line and paragraph breaks.
+PIECES = ["$", "$$", "`", "\\", "\\$", "x", " ", "\n", "\n\n", "# ", "- ", "> ", "1. ", "|", "<b>", "    ",
+          "\\frac{1}{2}", "\\frac{", "}", "\\bad", "\\alpha", "5", "**", "===", "---", "~~~", "a_b"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=14), st.booleans())
+def test_plain_math_found_valid_is_valid_to_the_parser(pieces, allow_html):
+    """The check's shortcut only ever says "valid" where rendering succeeds: it may defer to the
+    parser, never overrule it."""
+    from sitegen.load.markup import render_markdown
+
+    text = "".join(pieces)
+    if _plain_math_is_valid(text):
+        try:
+            render_markdown(text, allow_html=allow_html)
+        except MarkupError as exc:
+            raise AssertionError(f"{text!r}: the shortcut said valid, rendering said {exc}") from None
 
 
 def test_check_of_a_site_with_its_own_templates_compiles_them_but_renders_nothing(tmp_path):
