@@ -13,6 +13,7 @@ from datetime import datetime
 from slugify import slugify
 
 from sitegen.load.config import LeagueConfig, Roster, Tier
+from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import Change, Match
 
@@ -60,7 +61,7 @@ class Group:
 @dataclass(slots=True)
 class MatchView:
     match: Match
-    url: str
+    url: str                          # its anchor on its file's page (model/groups.py)
     lines: list[MatchLine]
     event: str
     event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
@@ -141,6 +142,7 @@ class LeagueView:
     standing_terms: tuple[str, ...] = ()
     tier_counts: list[tuple[Tier, int]] = field(default_factory=list)
     has_teams: bool = False
+    groups: list[MatchGroup] = field(default_factory=list)   # the match pages
 
     @property
     def places(self) -> int:
@@ -259,7 +261,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
                 team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
                 score=system.result(m, i)))
-        view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
+        view = MatchView(m, "", lines, event_key, event_matches,
                          _groups(lines),
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                           if m.extra.get(key) is not None],
@@ -287,12 +289,13 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 if p.lowest is None or g.line.after < p.lowest[0]:
                     p.lowest = (g.line.after, g.match.match.played)
 
+    groups = group_matches(views, base)      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts,
-                      any(line.team is not None for v in views for line in v.lines))
+                      any(line.team is not None for v in views for line in v.lines), groups)
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
