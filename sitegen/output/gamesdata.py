@@ -1,6 +1,7 @@
 """A player's whole history as one compact data file, read by the player page's scripts.
 
-``data/<league>/players/<slug>.json`` feeds the rating chart and the "all games" list,
+``leagues/<league>/players/<slug>/games.json`` (beside the player's page; data/<league>/
+holds only the contract's tables, which readers list as files) feeds the rating chart and the "all games" list,
 so a player page carries only the latest games as HTML and no chart rows: the page
 stays the same size however many games a player has. Written from the view models;
 the league's ledger tables (standings, changes, matches) are not touched.
@@ -28,7 +29,7 @@ COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating
 
 
 def games_data_path(lv: LeagueView, player: PlayerView) -> str:
-    return f"data/{lv.config.slug}/players/{player.slug}.json"
+    return f"{player.url}games.json"
 
 
 def _minute(played) -> str:

@@ -1,4 +1,4 @@
-// A player's whole history from their data file (data/<league>/players/<slug>.json, written
+// A player's whole history from their data file (leagues/<league>/players/<slug>/games.json, written
 // by sitegen/output/gamesdata.py): the rows of the rating chart (read by site.js through
 // window.sitegenGames) and the "Show all games" list. Same site only, no other requests.
 (function () {
