@@ -25,6 +25,7 @@ import pytest
 from helpers import league_toml, looks_like_traceback, lunaro_match, problems_of, read_csv, run_cli, tree_snapshot
 from sitegen.commands.build import build, check
 from sitegen.load.problems import InvalidInput
+from sitegen.model.groups import anchor
 from sitegen.output.search import records
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,6 +90,24 @@ def links(path: Path) -> list[tuple[str, dict[str, str]]]:
     return parser.found
 
 
+def match_url(out: Path, league: str, match_id: str) -> str:
+    """A match's address: its anchor on the page of its match file."""
+    frag = anchor(match_id)
+    for f in sorted((out / "leagues" / league / "matches").rglob("index.html")):
+        if f'<tbody id="{frag}">' in f.read_text(encoding="utf-8"):
+            return f"{f.parent.relative_to(out).as_posix()}/#{frag}"
+    raise AssertionError(f"no page holds match {match_id!r}")
+
+
+def page_of(out: Path, url: str) -> Path:
+    """The file a site address (with or without a fragment) is served from; its anchor is on it."""
+    path, _, frag = url.partition("#")
+    f = out / path / "index.html"
+    assert f.is_file(), url
+    assert not frag or f'id="{frag}"' in f.read_text(encoding="utf-8"), url
+    return f
+
+
 def html_pages(out: Path) -> list[str]:
     """Every page a visitor can land on, as its address: no 404 page, no redirect page."""
     pages = []
@@ -130,7 +149,7 @@ def test_feed_ids_without_base_url_are_stable_uuids(built):
         assert not href.startswith(("/", "http")), href
         target = urljoin("http://h/s/leagues/duel/feed.xml", href)
         assert target.startswith("http://h/s/leagues/duel/matches/")
-        assert (out / urlsplit(target).path[len("/s/"):] / "index.html").is_file()
+        page_of(out, target[len("http://h/s/"):])
     assert (root.find(f"{ATOM}link[@rel='self']")) is None          # no absolute address to give
 
 
@@ -141,7 +160,7 @@ def test_feed_with_base_url_uses_absolute_addresses(built):
     assert root.find(f"{ATOM}link[@rel='alternate']").get("href") == BASE + "leagues/duel/"
     for e in root.findall(f"{ATOM}entry"):
         match_id = text(e, "title").split(": ")[0]
-        assert text(e, "id") == BASE + f"leagues/duel/matches/{match_id}/"
+        assert text(e, "id") == BASE + match_url(built["based"], "duel", match_id)
         assert e.find(f"{ATOM}link").get("href") == text(e, "id")
 
 
@@ -190,7 +209,8 @@ def test_feeds_are_linked_from_the_head(built):
         return [a["href"] for tag, a in links(out / rel)
                 if tag == "link" and a.get("rel") == "alternate" and a.get("type") == "application/atom+xml"]
 
-    for page in ("leagues/duel/index.html", "leagues/duel/matches/final.2024/index.html",
+    final = match_url(out, "duel", "final.2024").split("#")[0] + "index.html"
+    for page in ("leagues/duel/index.html", final,
                  "leagues/duel/players/i-eve-co-i/index.html", "leagues/duel/results/index.html"):
         [href] = alternates(page)
         assert urljoin("http://h/" + page, href) == "http://h/leagues/duel/feed.xml", page
@@ -248,8 +268,12 @@ def test_sitemap_lastmod_is_the_latest_match_of_the_page(built):
     lastmod = {u.find(f"{SITEMAP}loc").text[len(BASE):]: (u.find(f"{SITEMAP}lastmod").text
                if u.find(f"{SITEMAP}lastmod") is not None else None) for u in root.findall(f"{SITEMAP}url")}
     matches = data(out, "duel", "matches.csv")
+    # A match file's page: the latest of its matches.
+    latest: dict[str, str] = {}
     for m in matches:
-        assert lastmod[f"leagues/duel/matches/{m['match_id']}/"] == m["played"]
+        page = match_url(out, "duel", m["match_id"]).split("#")[0]
+        latest[page] = max(latest.get(page, m["played"]), m["played"], key=when)
+    assert latest and all(lastmod[page] == played for page, played in latest.items())
     assert lastmod["leagues/duel/"] == max(matches, key=lambda m: when(m["played"]))["played"]
     eve = [c["played"] for c in data(out, "duel", "changes.csv") if c["player"] == EVE]
     assert lastmod["leagues/duel/players/i-eve-co-i/"] == eve[-1] == "2024-03-05T12:00:00Z"
@@ -364,14 +388,14 @@ def test_search_records_are_every_player_and_match(built):
     assert sum(r.meta["kind"] == "player" for r in recs) == players == 23
     assert sum(r.meta["kind"] == "match" for r in recs) == matches == 19
     for r in recs:
-        assert not r.url.startswith("/") and (out / r.url / "index.html").is_file(), r.url
+        assert not r.url.startswith("/") and page_of(out, r.url), r.url
         assert r.filters["kind"] == [r.meta["kind"]] and r.filters["league"][0] in leagues(out)
     eve = next(r for r in recs if r.url == "leagues/duel/players/i-eve-co-i/")
     assert eve.meta["title"] == EVE and EVE in eve.content.splitlines()
     assert eve.meta["detail"] == "Rank 2 · rating 1,505"
     bo = next(r for r in recs if r.url == "leagues/duel/players/bo/")
     assert "bo_old" in bo.content.splitlines()                       # found by an alias too
-    final = next(r for r in recs if r.url == "leagues/duel/matches/final.2024/")
+    final = next(r for r in recs if r.url == match_url(out, "duel", "final.2024"))
     assert final.meta["title"] == f"Bo vs {EVE}"
     assert final.meta["detail"].startswith("2024-03-03 · final.2024")
 
@@ -392,7 +416,7 @@ def test_search_index_is_written_and_byte_identical(built):
     # Every fragment names its page by a site-relative address.
     for f in (out / "pagefind/fragment").iterdir():
         fragment = json.loads(gzip.decompress(f.read_bytes())[len(b"pagefind_dcd"):])
-        assert not fragment["url"].startswith("/") and (out / fragment["url"] / "index.html").is_file()
+        assert not fragment["url"].startswith("/") and page_of(out, fragment["url"])
 
 
 def test_filters_are_written_in_a_fixed_order(built):
