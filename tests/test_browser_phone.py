@@ -177,11 +177,11 @@ def test_matches_are_named_for_people(sites, tab):
     t = tab("phone")
     t.open(site.url + _last_match(site, "formula-1"))
     frag = urlsplit(t.page.url).fragment
-    heading = t.page.locator(f"tbody#{frag} tr.mh b").inner_text()
+    heading = t.page.locator(f"tbody#{frag} tr.mh strong").inner_text()
     assert re.fullmatch(r".+ wins .+ Grand Prix \d{4}", heading), heading
     t.open(site.url + _last_match(site, "lunaro-duels"))
     frag = urlsplit(t.page.url).fragment
-    assert re.fullmatch(r".+ \d+\u2013\d+ .+", t.page.locator(f"tbody#{frag} tr.mh b").inner_text())
+    assert re.fullmatch(r".+ \d+\u2013\d+ .+", t.page.locator(f"tbody#{frag} tr.mh strong").inner_text())
     # The id stays: in the address (its anchor) and on the page.
     assert frag == "m-" + t.page.locator(f"tbody#{frag} tr.mh code").inner_text()
     t.open(site.url)
