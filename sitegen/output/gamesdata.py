@@ -14,7 +14,7 @@ Shape (one row per game, oldest first; the game number is the row's position + 1
      "games": [["2026-04-01T18:00Z", 0, "m-2026-04-april-1", "Bo", "win 3–1", "+12", 1512.0], ...]}
 
 ``anchor`` is the match's fragment on its page: ``m-`` and the match id (model/groups.py);
-``rating`` is the rating after the game, null for a game whose change came with a later
+``rating`` is the rating after the game to two decimals, null for a game whose change came with a later
 game of the same rating period (``change`` then says "in <period>").
 """
 
@@ -38,6 +38,13 @@ def _minute(played) -> str:
     return played.strftime("%Y-%m-%dT%H:%MZ" if played.second == 0 else "%Y-%m-%dT%H:%M:%SZ")
 
 
+def _rating(value: float) -> float | int:
+    # Two decimals draw the chart and show the list (ratings are shown with at most one);
+    # the exact value is in changes.csv. A whole number is written without ".0".
+    value = round(value, 2)
+    return int(value) if value.is_integer() else value
+
+
 def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
     base = len(lv.url)
     groups: dict[str, int] = {}
@@ -52,7 +59,7 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
         change = fmt_delta(line.delta, decimals) if g.rated else f"in {line.period}"
         rows.append([_minute(g.match.match.played), index,
                      frag, names, result, change,
-                     round(line.after, 6) if g.rated else None])
+                     _rating(line.after) if g.rated else None])
     doc = {"player": player.name, "league": lv.url, "groups": list(groups),
            "columns": list(COLUMNS), "games": rows}
     # One row per line: the file stays readable and diffs well, at one byte a game.
