@@ -41,7 +41,7 @@ def _minute(played) -> str:
 def _rating(value: float) -> float | int:
     # Two decimals draw the chart and show the list (ratings are shown with at most one);
     # the exact value is in changes.csv. A whole number is written without ".0".
-    value = round(value, 2)
+    value = round(float(value), 2)     # lunaro ratings are ints
     return int(value) if value.is_integer() else value
 
 
