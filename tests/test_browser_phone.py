@@ -95,7 +95,7 @@ def test_busy_player_shows_the_latest_result_and_change_first(sites, tab):
         games = t.page.locator("table.gl")
         assert t.page.evaluate(WIDE_TABLES) == [], f"/{path}: a table scrolls sideways"
         first = games.locator("tbody tr").first
-        for n in (3, 4):            # result, change
+        for n in (1, 2, 3, 4):      # date, opponents, result, change
             box = first.locator("td").nth(n).bounding_box()
             assert box and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"], f"/{path}: {n} off screen"
         change = first.locator("td").nth(4).inner_text().strip()
