@@ -32,7 +32,7 @@ PAGES = (
     "index.html",
     "leagues/duel/index.html",
     "leagues/duel/players/ana/index.html",
-    "leagues/duel/matches/round-1-1/index.html",
+    "leagues/duel/matches/round-1/index.html",
     "spec/lunaro/index.html",
 )
 

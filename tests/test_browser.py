@@ -43,11 +43,11 @@ EVE = '<i>Eve & "Co"</i>'
 # The fixture's pages, chosen: the player with markup in the name, the alias, the non-Latin name.
 FIXTURE_PAGES = [
     "", "leagues/duel/", "leagues/duel/results/", "leagues/duel/players/i-eve-co-i/",
-    "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/", "leagues/ladder/",
-    "leagues/ladder/players/omega/", "leagues/ladder/matches/grudge/",
-    "leagues/royale/", "leagues/royale/matches/season-1-2/", "leagues/royale/players/i-eve-co-i/",
-    "leagues/wvw/", "leagues/wvw/matches/w12-a/", "leagues/wvw/players/ashford/",
-    "leagues/arena/", "leagues/arena/matches/games-1/", "leagues/arena/players/kaito/",
+    "leagues/duel/players/bo/", "leagues/duel/matches/round-1/", "leagues/ladder/",
+    "leagues/ladder/players/omega/", "leagues/ladder/matches/2024/april/",
+    "leagues/royale/", "leagues/royale/matches/season-1/", "leagues/royale/players/i-eve-co-i/",
+    "leagues/wvw/", "leagues/wvw/matches/2024/", "leagues/wvw/players/ashford/",
+    "leagues/arena/", "leagues/arena/matches/games/", "leagues/arena/players/kaito/",
     "spec/lunaro/", "spec/elo/", "spec/placement/", "spec/glicko2/", "spec/arena/", "about/", "404.html",
 ]
 
@@ -58,7 +58,9 @@ def _demo_pages(out: Path) -> list[str]:
     for league in sorted(p for p in (out / "leagues").iterdir() if p.is_dir()):
         base = f"leagues/{league.name}/"
         players = sorted(p.name for p in (league / "players").iterdir() if p.is_dir())
-        matches = sorted(p.name for p in (league / "matches").iterdir() if p.is_dir())
+        # The page of the league's last match file (the pages of match files are index.html files).
+        matches = sorted(p.parent.relative_to(league / "matches").as_posix()
+                         for p in (league / "matches").rglob("index.html") if p.parent != league / "matches")
         pages += [base, base + "results/", f"{base}players/{players[0]}/", f"{base}matches/{matches[-1]}/"]
     for index in sorted(out.glob("*/index.html")) + sorted(out.glob("*/*/index.html")):
         rel = index.parent.relative_to(out).as_posix() + "/"
@@ -258,8 +260,8 @@ INJECTED = """() => [...document.querySelectorAll('i, b, img, script:not([type="
 
 @pytest.mark.parametrize("path", ["", "leagues/duel/", "leagues/duel/players/i-eve-co-i/",
                                   "leagues/royale/", "leagues/royale/players/i-eve-co-i/",
-                                  "leagues/royale/matches/season-1-2/",
-                                  "leagues/duel/players/bo/", "leagues/duel/matches/final.2024/"])
+                                  "leagues/royale/matches/season-1/",
+                                  "leagues/duel/players/bo/", "leagues/duel/matches/round-1/"])
 def test_name_with_markup_is_shown_as_text(sites, tab, path):
     site = sites["small"]
     t = tab()
@@ -300,8 +302,10 @@ def test_chart_is_drawn_on_player_pages(sites, tab):
         assert chart.count() == 1
         assert "drawn" in (chart.get_attribute("class") or "").split(), f"/{path}: class 'drawn' not set"
         assert chart.locator("svg").count() == 1, f"/{path}: no svg in div.vega"
-        rows = t.page.locator("section[aria-labelledby=games-h] tbody tr")
-        rated = rows.count() - rows.filter(has=t.page.locator("td.chg.meta")).count()
+        rows = t.page.locator("#games-rows tr")
+        # A game rated with a later one of its period says "in <period>" where the change would be.
+        rated = t.page.evaluate("""() => [...document.querySelectorAll('#games-rows tr')]
+            .filter(r => !r.cells[4].textContent.startsWith('in ')).length""")
         points = chart.locator("svg g.mark-symbol path").count()
         assert rated > 0 and points == rated, f"/{path}: {points} points for {rated} rated games"
         if path.endswith("ashford/"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -31,8 +32,13 @@ def _busiest(site, league: str) -> str:
 
 
 def _last_match(site, league: str) -> str:
+    """The page of the match file holding the league's last match, at that match's anchor."""
     with open(site.folder / "data" / league / "matches.csv", encoding="utf-8", newline="") as f:
-        return f"leagues/{league}/matches/{list(csv.DictReader(f))[-1]['match_id']}/"
+        frag = "m-" + list(csv.DictReader(f))[-1]["match_id"]
+    for page in sorted((site.folder / "leagues" / league / "matches").rglob("index.html")):
+        if f'<tbody id="{frag}">' in page.read_text(encoding="utf-8"):
+            return f"{page.parent.relative_to(site.folder).as_posix()}/#{frag}"
+    raise AssertionError(f"{league}: no page holds {frag}")
 
 
 def _top(t: Tab) -> None:
@@ -73,7 +79,7 @@ BROKEN = """sel => {
     }
     return bad;
 }"""
-ONE_LINE = ("table.games td a, table.wins td a, table.h2h td a, table.board th a, table.mini th a, "
+ONE_LINE = ("table.gl td a, table.mg th a, table.wins td a, table.h2h td a, table.board th a, table.mini th a, "
             "table.changes th a, .facts time, .facts code, td time, p.latest a")
 
 
@@ -86,18 +92,27 @@ def test_busy_player_shows_the_latest_result_and_change_first(sites, tab):
         _top(t)
         assert _on_first_screen(t, "p.latest .delta, p.latest .meta"), f"/{path}: latest change not on the first screen"
         # Every game's result and change without sideways scrolling.
-        games = t.page.locator("table.games")
+        games = t.page.locator("table.gl")
         assert t.page.evaluate(WIDE_TABLES) == [], f"/{path}: a table scrolls sideways"
         first = games.locator("tbody tr").first
-        for cell in ("td.res", "td.chg"):
-            box = first.locator(cell).bounding_box()
-            assert box and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"], f"/{path}: {cell} off screen"
-        assert re.fullmatch(r"[+\u2212±]\d[\d,.]*|new|in .+", first.locator("td.chg").inner_text().strip()), \
-            first.locator("td.chg").inner_text()
-        # The rest of the row is one tap away: the switch brings back before, after and why.
-        assert not games.locator("th:has-text('Before')").is_visible()
+        for n in (1, 2, 3, 4):      # date, opponents, result, change
+            box = first.locator("td").nth(n).bounding_box()
+            assert box and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"], f"/{path}: {n} off screen"
+        change = first.locator("td").nth(4).inner_text().strip()
+        assert re.fullmatch(r"[+\u2212±]\d[\d,.]*|new|in .+", change), change
+        # The rest is one tap away: the match (the date links to it), whose switch brings back
+        # before, after and why.
+        with t.page.expect_navigation(wait_until="load"):
+            first.locator("a").first.click()
+        frag = urlsplit(t.page.url).fragment
+        section = t.page.locator(f"tbody#{frag}")
+        title = t.page.locator(f"tbody#{frag} tr.mh strong").bounding_box()
+        assert section.is_visible() and title and 0 <= title["y"] < PHONE["height"], t.page.url
+        table = t.page.locator("table.mg")
+        before = table.locator("thead th").get_by_text("Before", exact=True)
+        assert not before.is_visible()
         t.page.locator("details.show-all summary").first.click()
-        assert games.locator("th:has-text('Before')").is_visible()
+        assert before.is_visible()
     assert not t.problems, t.problems
 
 
@@ -163,12 +178,14 @@ def test_matches_are_named_for_people(sites, tab):
     site = _site(sites, "demo")
     t = tab("phone")
     t.open(site.url + _last_match(site, "formula-1"))
-    heading = t.page.locator("h1").inner_text()
+    frag = urlsplit(t.page.url).fragment
+    heading = t.page.locator(f"tbody#{frag} tr.mh strong").inner_text()
     assert re.fullmatch(r".+ wins .+ Grand Prix \d{4}", heading), heading
     t.open(site.url + _last_match(site, "lunaro-duels"))
-    assert re.fullmatch(r".+ \d+\u2013\d+ .+", t.page.locator("h1").inner_text())
-    # The id stays: in the address and on the page.
-    assert t.page.url.rstrip("/").rsplit("/", 1)[-1] in t.page.locator(".facts code.name").first.inner_text()
+    frag = urlsplit(t.page.url).fragment
+    assert re.fullmatch(r".+ \d+\u2013\d+ .+", t.page.locator(f"tbody#{frag} tr.mh strong").inner_text())
+    # The id stays: in the address (its anchor) and on the page.
+    assert frag == "m-" + t.page.locator(f"tbody#{frag} tr.mh code").inner_text()
     t.open(site.url)
     titles = t.page.locator("#recent-h ~ .table-wrap tbody td:nth-of-type(2)").all_inner_texts()
     assert titles and all(re.search(r"\d\u2013\d| wins | beats | draw| · ", x) for x in titles), titles

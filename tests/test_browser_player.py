@@ -1,11 +1,13 @@
-"""Player pages in headless Chromium: the history chart, its switches, the games pages.
+"""Player pages in headless Chromium: the history chart, its switches, the games list.
 
 A league built for the purpose: Hero plays 150 elo games, one every five days
 from 2023-01-02, against four opponents, one of them named with markup (and Lone
 plays two games, too few for any range of the chart). So the
 chart has 150 points, "Last 100 games" keeps 100 and "Last year" keeps the games
-of the 365 days before Hero's last game; the games are on the player page (the
-latest 100) and on games/2/ (the first 50).
+of the 365 days before Hero's last game. The player page shows the latest 20
+games; "Show all 150 games" draws the whole history from the player's data file
+(games.json, the file the chart reads too), and every date links to the match's
+anchor on the page of its match file.
 
 Every test also checks that nothing went wrong on the way: no console or page
 error, no failed request and no request leaving 127.0.0.1 (see ``Tab`` in
@@ -22,9 +24,11 @@ from http.server import ThreadingHTTPServer
 import pytest
 
 from helpers import elo_match, league_toml, write_files
-from test_browser import VIEWPORTS, Tab, _QuietHandler
+from test_browser import VIEWPORTS, Tab, _QuietHandler, sync_api
+from sitegen.output.pages import LATEST_GAMES
 
 pytestmark = pytest.mark.browser
+expect = sync_api.expect
 
 BAD = '<b>Bad</b> & "Co"'
 OPPONENTS = [BAD, "Ana", "Zoë", "Kai"]
@@ -150,25 +154,36 @@ def test_tooltip_shows_the_opponents_name_literally(site, tab):
     assert not t.problems, t.problems
 
 
-def test_games_pages_link_both_ways(site, tab):
+def test_a_match_link_lands_on_the_match_and_the_full_history_loads(site, tab):
     t = tab()
     assert t.open(site + PLAYER).status == 200
-    rows = t.page.locator("section[aria-labelledby=games-h] table.changes tbody tr")
-    assert rows.count() == 100
+    rows = t.page.locator("#games-rows tr")
+    assert rows.count() == LATEST_GAMES
     assert rows.first.locator("td").first.inner_text() == str(GAMES)
-    t.page.locator("a[rel=next]").click()
-    t.page.wait_for_url(site + PLAYER + "games/2/")
-    assert t.page.title().startswith("Games of Hero, page 2 · Player League")
-    assert t.page.locator("h1").inner_text() == "Games of Hero"
-    assert t.page.locator("nav.crumbs").inner_text() == "Player League › Hero › Games"
-    rows = t.page.locator("table.changes tbody tr")
-    assert rows.count() == GAMES - 100
-    assert [rows.first.locator("td").first.inner_text(), rows.last.locator("td").first.inner_text()] == ["50", "1"]
-    assert t.page.locator("a[rel=next]").count() == 0
-    assert t.page.locator("div.vega").count() == 0
-    t.page.locator("a[rel=prev]").click()
+    # The latest game's date leads to its row group on games.toml's second part (games 101-150).
+    rows.first.locator("a").first.click()
+    t.page.wait_for_url(site + "leagues/x/matches/games/2/#m-g150")
+    section = t.page.locator("tbody#m-g150")
+    expect(section).to_be_visible()
+    expect(section).to_be_in_viewport()
+    assert t.page.evaluate("document.querySelector(':target').id") == "m-g150"
+    assert "g150" in section.locator("tr.mh").inner_text()
+    assert sorted(section.locator("th[scope=row]").all_inner_texts()) == sorted(["Hero", OPPONENTS[149 % 4]])
+    t.page.go_back()
     t.page.wait_for_url(site + PLAYER)
-    assert t.page.locator("h1").inner_text() == "Hero"
+
+    button = t.page.get_by_role("button", name=f"Show all {GAMES} games")
+    button.click()
+    t.page.wait_for_function("document.querySelectorAll('#games-rows tr').length === %d" % GAMES)
+    assert not button.is_visible()
+    numbers = t.page.locator("#games-rows tr td:first-child").all_inner_texts()
+    assert numbers == [str(n) for n in range(GAMES, 0, -1)]
+    first = t.page.locator("#games-rows tr").last
+    assert first.locator("td").nth(2).inner_text() == OPPONENTS[0]          # the name as text, not markup
+    first.locator("a").click()
+    t.page.wait_for_url(site + "leagues/x/matches/games/#m-g001")
+    expect(t.page.locator("tbody#m-g001")).to_be_in_viewport()
+    t.page.go_back()
     t.page.get_by_role("link", name="a page of its own").click()     # 4 opponents: all on the page
     t.page.wait_for_url(site + PLAYER + "opponents/")
     names = t.page.locator("table.h2h tbody tr td:first-child").all_inner_texts()
@@ -186,7 +201,7 @@ def test_vega_is_fetched_after_the_load_event_and_only_where_a_chart_is(site, ta
     }""")
     load, starts = timing
     assert len(starts) == 1 and starts[0] >= load, timing
-    t.open(site + PLAYER + "games/2/")
+    t.open(site + "leagues/x/matches/games/")
     t.open(site + PLAYER + "opponents/")
     fetched = t.page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
     assert not [u for u in fetched if u.endswith("vega.js")], "vega.js fetched on a page without a chart"
@@ -200,7 +215,7 @@ def test_drawing_the_chart_moves_nothing(site, tab, viewport):
     t.page.add_init_script("""window.__shifts = [];
         new PerformanceObserver(list => list.getEntries().forEach(e => window.__shifts.push(e.value)))
             .observe({type: 'layout-shift', buffered: true});""")
-    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/", "leagues/x/players/lone/"):
+    for path in (PLAYER, "leagues/x/matches/games/2/", PLAYER + "opponents/", "leagues/x/players/lone/"):
         assert t.open(site + path).status == 200
         t.page.wait_for_timeout(300)
         shifts = t.page.evaluate("window.__shifts")
@@ -225,7 +240,10 @@ def test_without_javascript_the_tables_say_it_all(site, tab):
     months = t.page.locator("details.history-values tbody tr")
     assert months.count() == len({f"{d:%Y-%m}" for d in PLAYED})
     assert months.first.locator("th").inner_text() == "2023-01"
-    assert t.page.locator("section[aria-labelledby=games-h] table.changes tbody tr").count() == 100
+    assert t.page.locator("#games-rows tr").count() == LATEST_GAMES
+    # Without scripts the button stays hidden; the data file and changes.csv hold every game.
+    assert not t.page.get_by_role("button", name=f"Show all {GAMES} games").is_visible()
+    assert t.page.get_by_role("link", name="changes.csv").get_attribute("href") == "../../../../data/x/changes.csv"
     assert not t.problems, t.problems
 
 
@@ -236,7 +254,7 @@ def test_axe_finds_no_violation_with_the_switches_shown(site, tab, viewport, sch
                               reason="the axe-playwright-python package is not installed").Axe()
     t = tab(viewport, color_scheme=scheme)
     found = []
-    for path in (PLAYER, PLAYER + "games/2/", PLAYER + "opponents/"):
+    for path in (PLAYER, "leagues/x/matches/games/2/", PLAYER + "opponents/"):
         assert t.open(site + path).status == 200
         if path == PLAYER:
             t.page.locator("details.history-values summary").click()

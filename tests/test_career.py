@@ -7,7 +7,7 @@ leaves 1510 and 1490, since E = 0.5 and 20 x (1 - 0.5) = 10.
 
 from __future__ import annotations
 
-import posixpath
+import json
 import re
 import tempfile
 from datetime import datetime, timedelta, timezone
@@ -24,6 +24,7 @@ from sitegen.model.career import LeagueCareers, periods, ranges
 from sitegen.model.history import rate_league
 from sitegen.load.site import load_site
 from sitegen.model.views import LeagueView, league_view
+from sitegen.output.pages import LATEST_GAMES
 from sitegen.load.problems import Problems
 from sitegen.load.validate import league_matches
 
@@ -279,42 +280,35 @@ def _page(out: Path, url: str) -> str:
 
 
 def _games_rows(html: str) -> list[int]:
-    table = html.split('<table class="changes games">', 1)[1].split("</table>", 1)[0]
-    return [int(n) for n in re.findall(r'<tr>\s*<td class="num opt">(\d+)</td>', table)]
+    table = html.split('<table class="gl">', 1)[1].split("</table>", 1)[0]
+    return [int(n) for n in re.findall(r'<tr><td>(\d+)<td>', table)]
 
 
-def _links(html: str, rel: str) -> list[str]:
-    return re.findall(rf'<a href="([^"]+)" rel="{rel}">', html)
-
-
-@pytest.mark.parametrize("count, pages", [(100, 1), (101, 2), (201, 3)])
-def test_games_pages_hold_100_games_newest_first(make_site, tmp_path, count, pages):
+@pytest.mark.parametrize("count", [5, 20, 21, 250])
+def test_player_page_shows_the_latest_games_and_the_data_file_holds_them_all(make_site, tmp_path, count):
     games = "".join(elo_match(when(i), "Hero", 1, "Foe", 0) for i in range(count))
     out = tmp_path / f"out{count}"
     build(elo_site(make_site, games), out)
     player = "leagues/x/players/hero/"
     first = _page(out, player)
-    assert _games_rows(first) == list(range(count, max(count - 100, 0), -1))
-    folders = sorted(p.name for p in (out / player / "games").iterdir()) if pages > 1 else []
-    assert folders == [str(n) for n in range(2, pages + 1)] + (["index.html"] if pages > 1 else [])
-    assert not (out / player / "games").exists() or pages > 1
-    if pages == 1:
-        assert _links(first, "next") == [] and 'class="pager"' not in first
-        return
-    assert _links(first, "next") == ["../../../../leagues/x/players/hero/games/2/"]
-    for n in range(2, pages + 1):
-        url = f"{player}games/{n}/"
-        html = _page(out, url)
-        assert _games_rows(html) == list(range(count - 100 * (n - 1), max(count - 100 * n, 0), -1))
-        assert f"<title>Games of Hero, page {n} · " in html
-        assert "<h1>Games of Hero</h1>" in html
-        assert '<a href="../../../../../../leagues/x/players/hero/">Hero</a> › Games' in html
-        prev = _links(html, "prev")
-        assert [posixpath.normpath(posixpath.join(url, p)) + "/" for p in prev] == [
-            player if n == 2 else f"{player}games/{n - 1}/"]
-        assert bool(_links(html, "next")) == (n < pages)
-    redirect = (out / player / "games" / "index.html").read_text(encoding="utf-8")
-    assert 'content="0; url=../../../../../leagues/x/players/hero/"' in redirect
+    assert _games_rows(first) == list(range(count, max(count - LATEST_GAMES, 0), -1))
+    assert not (out / player / "games").exists()        # no numbered pages: the data file has them
+    assert ('id="games-all"' in first) == (count > LATEST_GAMES)
+    assert 'href="../../../../leagues/x/players/hero/games.json"' in first
+    assert 'href="../../../../data/x/changes.csv"' in first
+    doc = json.loads((out / player / "games.json").read_text(encoding="utf-8"))
+    assert doc["player"] == "Hero" and doc["league"] == "leagues/x/"
+    assert doc["columns"] == ["played", "group", "anchor", "opponents", "result", "change", "rating"]
+    assert len(doc["games"]) == count
+    changes = [r for r in read_csv((out / "data/x/changes.csv").read_text(encoding="utf-8")) if r["player"] == "Hero"]
+    for row, change in zip(doc["games"], changes):
+        played, group, frag, opponents, result, _, rating = row
+        assert frag == "m-" + change["event"] and opponents == "Foe" and result.startswith("win")
+        assert rating == pytest.approx(float(change["rating_after"]), abs=0.005)   # two decimals
+        assert played[:16] == change["played"][:16]
+        # The data file's link is the match's own anchor on its file's page.
+        page = _page(out, doc["league"] + doc["groups"][group])
+        assert f'<tbody id="{frag}">' in page
 
 
 def test_opponents_page_lists_every_opponent(make_site, tmp_path):

@@ -19,6 +19,7 @@ import pytest
 
 from gitrepo import commit_all, git, git_env, init_repo
 from helpers import elo_match, league_toml, problems_of, read_csv, run_cli, write_files
+from sitegen.model.groups import anchor
 from sitegen.commands.build import build
 from sitegen.load.problems import InvalidInput
 
@@ -58,7 +59,12 @@ def built(root: Path, out: Path, **kwargs) -> Path:
 
 
 def page(out: Path, match_id: str) -> str:
-    return (out / "leagues" / "lg" / "matches" / match_id / "index.html").read_text(encoding="utf-8")
+    """The page of the match's file that holds the match (its anchor)."""
+    for f in sorted((out / "leagues" / "lg" / "matches").rglob("index.html")):
+        text = f.read_text(encoding="utf-8")
+        if f'<tbody id="{anchor(match_id)}">' in text:
+            return text
+    raise AssertionError(f"no page holds match {match_id!r}")
 
 
 def matches_csv(out: Path) -> dict[str, dict[str, str]]:
@@ -90,10 +96,10 @@ def test_match_page_names_file_line_and_the_commit_that_last_changed_it(repo, tm
 
     # a.toml was last changed in January, though February's commit is newer.
     text = page(out, "a-2")
-    assert provenance_of(text) == (f"Provenance: matches/lg/a.toml line 5, last changed in commit {jan[:7]} "
+    assert provenance_of(text) == (f"Provenance: matches/lg/a.toml, last changed in commit {jan[:7]} "
                                    "on 2026-01-01 12:00 UTC: Results of the first days.")
-    assert (f'<a href="{URL}/blob/{jan}/matches/lg/a.toml#L5" class="name" title="matches/lg/a.toml">'
-            '<code>matches/lg/a.toml</code></a>') in text
+    assert f'<a href="{URL}/blob/{jan}/matches/lg/a.toml"><code>matches/lg/a.toml</code></a>' in text
+    assert f'<a href="{URL}/blob/{jan}/matches/lg/a.toml#L5">line 5</a>' in text
     assert f'<a href="{URL}/commit/{jan}"><code>{jan[:7]}</code></a>' in text
     assert '<time datetime="2026-01-01T12:00:00Z">2026-01-01 12:00 UTC</time>' in text
     assert feb not in text and feb[:7] not in text
@@ -101,7 +107,7 @@ def test_match_page_names_file_line_and_the_commit_that_last_changed_it(repo, tm
     # Both matches of b.toml: February's commit, each at its own line.
     for match_id, line in (("b-1", 1), ("b-2", 5)):
         text = page(out, match_id)
-        assert provenance_of(text) == (f"Provenance: matches/lg/b.toml line {line}, last changed in commit "
+        assert provenance_of(text) == ("Provenance: matches/lg/b.toml, last changed in commit "
                                        f"{feb[:7]} on 2026-02-03 14:05 UTC: Add the draw of 4 January.")
         assert f'href="{URL}/blob/{feb}/matches/lg/b.toml#L{line}"' in text
         assert f'href="{URL}/commit/{feb}"' in text
@@ -127,7 +133,7 @@ def test_a_rating_leads_from_the_player_page_to_the_commit(repo, tmp_path):
     out = built(root, tmp_path / "out")
     player = (out / "leagues/lg/players/cy/index.html").read_text(encoding="utf-8")
     # Cy's games: a-2, b-1, b-2, each linked to its match page, which names its commit.
-    linked = re.findall(r'href="\.\./\.\./\.\./\.\./leagues/lg/matches/([^/"]+)/"', player)
+    linked = re.findall(r'href="\.\./\.\./matches/[^"#]+/#m-([^"]+)"', player)
     assert sorted(set(linked)) == ["a-2", "b-1", "b-2"]
     for match_id in set(linked):
         sha = jan if match_id.startswith("a") else feb
@@ -198,7 +204,7 @@ def test_changed_staged_and_untracked_files_name_no_commit(repo, tmp_path, monke
     assert matches_json(out)["a-1"]["commit"] is None and matches_json(out)["b-1"]["commit"] == feb
     for match_id, file in (("a-1", "a.toml"), ("a-3", "a.toml"), ("c-1", "c.toml")):
         text = page(out, match_id)
-        assert provenance_of(text).startswith(f"Provenance: matches/lg/{file} line ")
+        assert provenance_of(text).startswith(f"Provenance: matches/lg/{file} has ")
         assert provenance_of(text).endswith(" has uncommitted changes: no commit holds the version rated here.")
         assert jan not in text and feb not in text and "/blob/" not in text and "/commit/" not in text
     assert build_line(out) == f"Built 2026-02-03 from commit {feb[:7]} with uncommitted changes."
@@ -279,7 +285,7 @@ def test_a_root_in_a_subfolder_links_the_path_in_the_repository(tmp_path):
     assert {r["commit"] for r in rows.values()} == {sha}
     text = page(out, "b-1")
     assert f'href="{URL}/blob/{sha}/sites/our%20leagues/matches/lg/b.toml#L1"' in text
-    assert provenance_of(text).startswith(f"Provenance: matches/lg/b.toml line 1, last changed in commit {sha[:7]}")
+    assert provenance_of(text).startswith(f"Provenance: matches/lg/b.toml, last changed in commit {sha[:7]}")
 
 
 def test_a_repository_without_commits_names_none(tmp_path, monkeypatch):
@@ -330,7 +336,8 @@ def test_outside_a_repository_there_is_no_provenance_and_no_noise(plain_site, tm
     text = page(out, "a-2")
     assert provenance_of(text) == "" and "uncommitted" not in text and "/blob/" not in text
     # The file and the line are all the same.
-    assert '<code class="name" title="matches/lg/a.toml">matches/lg/a.toml</code>, match 2 (line 5)' in text
+    assert "Source: <code>matches/lg/a.toml</code>" in text
+    assert "<code>a-2</code> · match 2, line 5</th>" in text
     assert build_line(out) == ""
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""

@@ -24,6 +24,7 @@ import pytest
 from helpers import league_toml, looks_like_traceback, lunaro_match, problems_of, read_csv, run_cli, tree_snapshot
 from sitegen.commands.build import build, check
 from sitegen.load.problems import InvalidInput
+from sitegen.model.groups import anchor
 from sitegen.output.search import records
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,6 +89,24 @@ def links(path: Path) -> list[tuple[str, dict[str, str]]]:
     return parser.found
 
 
+def match_url(out: Path, league: str, match_id: str) -> str:
+    """A match's address: its anchor on the page of its match file."""
+    frag = anchor(match_id)
+    for f in sorted((out / "leagues" / league / "matches").rglob("index.html")):
+        if f'<tbody id="{frag}">' in f.read_text(encoding="utf-8"):
+            return f"{f.parent.relative_to(out).as_posix()}/#{frag}"
+    raise AssertionError(f"no page holds match {match_id!r}")
+
+
+def page_of(out: Path, url: str) -> Path:
+    """The file a site address (with or without a fragment) is served from; its anchor is on it."""
+    path, _, frag = url.partition("#")
+    f = out / path / "index.html"
+    assert f.is_file(), url
+    assert not frag or f'id="{frag}"' in f.read_text(encoding="utf-8"), url
+    return f
+
+
 def html_pages(out: Path) -> list[str]:
     """Every page a visitor can land on, as its address: no 404 page, no redirect page."""
     pages = []
@@ -129,7 +148,7 @@ def test_feed_ids_without_base_url_are_stable_uuids(built):
         assert not href.startswith(("/", "http")), href
         target = urljoin("http://h/s/leagues/duel/feed.xml", href)
         assert target.startswith("http://h/s/leagues/duel/matches/")
-        assert (out / urlsplit(target).path[len("/s/"):] / "index.html").is_file()
+        page_of(out, target[len("http://h/s/"):])
     assert (root.find(f"{ATOM}link[@rel='self']")) is None          # no absolute address to give
 
 
@@ -140,7 +159,7 @@ def test_feed_with_base_url_uses_absolute_addresses(built):
     assert root.find(f"{ATOM}link[@rel='alternate']").get("href") == BASE + "leagues/duel/"
     for e in root.findall(f"{ATOM}entry"):
         match_id = text(e, "title").split(": ")[0]
-        assert text(e, "id") == BASE + f"leagues/duel/matches/{match_id}/"
+        assert text(e, "id") == BASE + match_url(built["based"], "duel", match_id)
         assert e.find(f"{ATOM}link").get("href") == text(e, "id")
 
 
@@ -189,7 +208,8 @@ def test_feeds_are_linked_from_the_head(built):
         return [a["href"] for tag, a in links(out / rel)
                 if tag == "link" and a.get("rel") == "alternate" and a.get("type") == "application/atom+xml"]
 
-    for page in ("leagues/duel/index.html", "leagues/duel/matches/final.2024/index.html",
+    final = match_url(out, "duel", "final.2024").split("#")[0] + "index.html"
+    for page in ("leagues/duel/index.html", final,
                  "leagues/duel/players/i-eve-co-i/index.html", "leagues/duel/results/index.html"):
         [href] = alternates(page)
         assert urljoin("http://h/" + page, href) == "http://h/leagues/duel/feed.xml", page
@@ -247,8 +267,12 @@ def test_sitemap_lastmod_is_the_latest_match_of_the_page(built):
     lastmod = {u.find(f"{SITEMAP}loc").text[len(BASE):]: (u.find(f"{SITEMAP}lastmod").text
                if u.find(f"{SITEMAP}lastmod") is not None else None) for u in root.findall(f"{SITEMAP}url")}
     matches = data(out, "duel", "matches.csv")
+    # A match file's page: the latest of its matches.
+    latest: dict[str, str] = {}
     for m in matches:
-        assert lastmod[f"leagues/duel/matches/{m['match_id']}/"] == m["played"]
+        page = match_url(out, "duel", m["match_id"]).split("#")[0]
+        latest[page] = max(latest.get(page, m["played"]), m["played"], key=when)
+    assert latest and all(lastmod[page] == played for page, played in latest.items())
     assert lastmod["leagues/duel/"] == max(matches, key=lambda m: when(m["played"]))["played"]
     eve = [c["played"] for c in data(out, "duel", "changes.csv") if c["player"] == EVE]
     assert lastmod["leagues/duel/players/i-eve-co-i/"] == eve[-1] == "2024-03-05T12:00:00Z"
@@ -367,13 +391,13 @@ def test_search_records_are_every_league_player_and_match(built):
     assert sum(kind == "match" for kind, _ in recs) == matches == 19
     assert sum(kind == "league" for kind, _ in recs) == len(leagues(out)) == 5
     for _, r in recs:
-        assert not r.url.startswith("/") and (out / r.url / "index.html").is_file(), r.url
+        assert not r.url.startswith("/") and page_of(out, r.url), r.url
     by_url = {r.url: r for _, r in recs}
     eve = by_url["leagues/duel/players/i-eve-co-i/"]
     assert eve.title == EVE and EVE in eve.words
     assert eve.detail == "Rank 2 · rating 1,505"
     assert "bo_old" in by_url["leagues/duel/players/bo/"].words            # found by an alias too
-    final = by_url["leagues/duel/matches/final.2024/"]
+    final = by_url[match_url(out, "duel", "final.2024")]
     assert final.title == f"Bo vs {EVE}"
     assert final.detail.startswith("2024-03-03 · final.2024")
     assert {"final.2024", "2024-03-03", "Bo", EVE} <= set(final.words)
@@ -402,7 +426,7 @@ def test_search_index_is_written_and_byte_identical(built):
     a, b = tree_snapshot(out / "search/index"), tree_snapshot(built["again"] / "search/index")
     assert a == b, sorted(set(a) ^ set(b)) or [k for k in a if a[k] != b.get(k)]
     for url, title, detail in recs:
-        assert not url.startswith("/") and (out / url / "index.html").is_file(), url
+        assert not url.startswith("/") and page_of(out, url), url
     assert not (out / "pagefind").exists()
     # The ranges of each league cover its records, kind by kind, one after the other.
     edges = [n for lg in manifest["leagues"] for kind in ("league", "player", "match") for n in lg[kind]]
@@ -427,7 +451,8 @@ def test_every_word_finds_what_holds_it(built):
     assert found == expected
     assert {"eve", "co", "i", "bo", "old", "ωmega", "2024", "final"} <= set(found)
     eve_pages = {recs[n][0] for n in found["eve"]}
-    assert "leagues/duel/players/i-eve-co-i/" in eve_pages and "leagues/duel/matches/final.2024/" in eve_pages
+    assert "leagues/duel/players/i-eve-co-i/" in eve_pages
+    assert match_url(built["plain"], "duel", "final.2024") in eve_pages
 
 
 def test_words_are_split_as_the_search_page_splits_them():

@@ -295,7 +295,7 @@ def test_git_checkout_and_its_clone_build_the_same_bytes(git_site, tmp_path):
     assert rows[0] == "match_id,played,file,commit"
     commits = {row.split(",")[2]: row.split(",")[3] for row in rows[1:]}
     assert commits == {"matches/duel/round-1.toml": head, "matches/duel/2024/cup/day-2.toml": first}
-    page = (out_a / "leagues/duel/matches/round-1-1/index.html").read_text(encoding="utf-8")
+    page = (out_a / "leagues/duel/matches/round-1/index.html").read_text(encoding="utf-8")   # round-1.toml's page
     assert f"last changed in commit\n<code>{head[:7]}</code>" in page
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from slugify import slugify
 
 from sitegen.load.config import LeagueConfig, Roster, Tier
+from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import Change, Match
 
@@ -41,7 +42,7 @@ class MatchLine:
     before: float | None
     after: float
     delta: float | None
-    terms: Mapping[str, float | None]
+    terms: Mapping[str, float | str | None]     # numbers, and names (elo's challenger, home)
     tier: Tier | None = None
     formula: str = ""                 # how the change follows from the terms
     team: int | None = None           # 1-based team number in team games
@@ -60,7 +61,7 @@ class Group:
 @dataclass(slots=True)
 class MatchView:
     match: Match
-    url: str
+    url: str                          # its anchor on its file's page (model/groups.py)
     lines: list[MatchLine]
     event: str
     event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
@@ -141,6 +142,7 @@ class LeagueView:
     standing_terms: tuple[str, ...] = ()
     tier_counts: list[tuple[Tier, int]] = field(default_factory=list)
     has_teams: bool = False
+    groups: list[MatchGroup] = field(default_factory=list)   # the match pages
 
     @property
     def places(self) -> int:
@@ -187,16 +189,23 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def formula(terms: Mapping[str, float | None], before: float | None, after: float, integer: bool) -> str:
+def _number(terms: Mapping[str, float | str | None], key: str) -> float:
+    """A term of the K × (S − E) update, which is always a number."""
+    value = terms[key]
+    assert isinstance(value, (int, float)), f"term {key} is {value!r}"
+    return float(value)
+
+
+def formula(terms: Mapping[str, float | str | None], before: float | None, after: float, integer: bool) -> str:
     """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
 
     For every system whose change is K × (S − E); the others' terms speak for themselves.
     """
     if {"k", "score", "expected"} <= terms.keys():
-        k, s, e = terms["k"], terms["score"], terms["expected"]
-        # elo's weight and margin multiplier (section 8) multiply K; shown only when not 1.
-        factors = [terms.get("weight"), terms.get("margin_multiplier")]
-        factors = [f for f in factors if f is not None and f != 1]
+        k, s, e = _number(terms, "k"), _number(terms, "score"), _number(terms, "expected")
+        # elo's weight and margin multiplier (docs/configuration) multiply K; shown only when not 1.
+        factors = [f for f in (terms.get("weight"), terms.get("margin_multiplier"))
+                   if isinstance(f, (int, float)) and f != 1]
         raw = k * (s - e)
         for f in factors:
             raw *= f
@@ -250,7 +259,8 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     counts: Counter[str] = Counter()
     for m in rated.league.matches:
         lines = []
-        event_key, event_matches = "", ()
+        event_key = ""
+        event_matches: tuple[str, ...] = ()
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             c, event_key, event_matches = change_of[(m.id, name)]
             terms = c.terms         # shared with the change, not copied: a million lines in big leagues
@@ -259,7 +269,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
                 team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
                 score=system.result(m, i)))
-        view = MatchView(m, f"{base}matches/{m.id}/", lines, event_key, event_matches,
+        view = MatchView(m, "", lines, event_key, event_matches,
                          _groups(lines),
                          [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                           if m.extra.get(key) is not None],
@@ -287,12 +297,13 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 if p.lowest is None or g.line.after < p.lowest[0]:
                     p.lowest = (g.line.after, g.match.match.played)
 
+    groups = group_matches(views, base)      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts,
-                      any(line.team is not None for v in views for line in v.lines))
+                      any(line.team is not None for v in views for line in v.lines), groups)
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:

@@ -60,10 +60,15 @@ def _history_spec() -> dict[str, Any]:
     return spec
 
 
-def history_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The rating-history spec with one player's rows as its dataset."""
+# Served once as an asset; each player page names it and its own data file (gamesdata.py),
+# whose rated rows site.js puts into the dataset.
+HISTORY_SPEC = "assets/history.vl.json"
+
+
+def history_spec() -> dict[str, Any]:
+    """The rating-history spec with an empty dataset, the same for every player."""
     spec = copy.copy(_history_spec())
-    spec["datasets"] = {HISTORY: rows}
+    spec["datasets"] = {HISTORY: []}
     return spec
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Any
 
@@ -12,17 +13,18 @@ from sitegen.model.career import LeagueCareers
 from sitegen.model.board import build_board
 from sitegen.output import preview
 from sitegen.model.baselines import compare
-from sitegen.output.charts import calibration_chart, distribution_chart, history_chart
+from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec
 from sitegen.load.config import base_url_problem, normalize_base_url
 from sitegen.output.content import render_pages
 from sitegen.output.feeds import league_feed, site_feed, write_feeds
+from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
-from sitegen.model.views import LeagueView, PlayerView, league_view
+from sitegen.model.views import LeagueView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
-from sitegen.output.render import environment, fmt_delta, iso
+from sitegen.output.render import environment
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
@@ -48,8 +50,9 @@ RESULTS_PER_PAGE = 200
 # keeps the most frequent opponents; players/<slug>/opponents/ lists them all.
 OPPONENTS_SHOWN = 8
 HEAD_TO_HEAD = 20
-# A player's page lists their latest games; older ones go on numbered pages after it.
-GAMES_PER_PAGE = 100
+# A player's page shows their latest games; the whole history is in the player's data
+# file (gamesdata.py), drawn by games.js, and in the league's changes.csv without scripts.
+LATEST_GAMES = 20
 
 
 def results_url(lv: LeagueView, number: int) -> str:
@@ -57,27 +60,6 @@ def results_url(lv: LeagueView, number: int) -> str:
     return f"{lv.url}results/" if number == 1 else f"{lv.url}results/{number}/"
 
 
-def games_url(player: PlayerView, number: int) -> str:
-    """A player's games, newest first: the first page is the player's own page."""
-    return player.url if number == 1 else f"{player.url}games/{number}/"
-
-
-def history_rows(player: PlayerView, decimals: int) -> list[dict[str, Any]]:
-    rows = []
-    for g in player.games:
-        if not g.rated:          # a period's change is drawn once, at its last game
-            continue
-        opponents = g.opponents
-        rows.append({
-            "date": iso(g.match.match.played),
-            "game": g.number,
-            "rating": round(g.line.after, 6),
-            "match": g.match.id,
-            "opponent": ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else ""),
-            "result": g.line.result or g.line.details,
-            "change": fmt_delta(g.line.delta, decimals),
-        })
-    return rows
 
 
 def site_base_url(configured: str, given: str | None) -> str:
@@ -114,6 +96,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
 
     sitemap = Sitemap()
     feed = site_feed(leagues)
+    # Looked up once per name: get_template checks the file's age on every call, and a
+    # large league renders tens of thousands of pages.
+    compiled: dict[str, jinja2.Template] = {}
 
     def page(path: str, template: str, **context: Any) -> None:
         depth = path.count("/")
@@ -123,7 +108,9 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         ctx = {**common, "root": "../" * depth, "feed": own_feed, **context, "path": path}
         sitemap.add(path, template, ctx)
         try:
-            html = env.get_template(template).render(ctx)
+            if template not in compiled:
+                compiled[template] = env.get_template(template)
+            html = compiled[template].render(ctx)
         except jinja2.TemplateError as exc:
             raise InvalidInput([template_problem(site.root, exc, template)]) from None
         output.add(path, html)
@@ -148,34 +135,32 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                  chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
-        # matches/ holds one folder per match; its own address leads to the list.
+        # matches/ holds one page per match file (model/groups.py); its own address leads to the list.
         page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
         for n, rows in enumerate(pages, start=1):
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
-        for mv in lv.matches:
-            page(f"{mv.url}index.html", "match.html", league=lv, m=mv, decimals=decimals,
-                 source=prov.source(mv.match))
+        groups = lv.groups
+        for i, group in enumerate(groups):
+            source = prov.source(group.matches[0].match)
+            page(f"{group.url}index.html", "match_group.html", league=lv, group=group, decimals=decimals,
+                 source=source, file_url=source.file_url.partition("#")[0],
+                 prev_group=groups[i - 1] if i else None,
+                 next_group=groups[i + 1] if i + 1 < len(groups) else None)
         careers = LeagueCareers(lv)
         row_of = {row.player.name: row for row in board.rows}
         for pv in lv.leaderboard:
             career = careers.of(pv)
-            newest = pv.games[::-1]
-            chunks = [newest[i:i + GAMES_PER_PAGE] for i in range(0, len(newest), GAMES_PER_PAGE)] or [[]]
-            urls = [games_url(pv, k) for k in range(1, len(chunks) + 1)]
+            data_path = games_data_path(lv, pv)
+            output.add(data_path, games_data(lv, pv, decimals))
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
-                          pages=urls, opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
-            page(f"{pv.url}index.html", "player.html", **shared, number=1, games=chunks[0],
-                 chart=history_chart(history_rows(pv, decimals)), head_to_head=career.rivals[:HEAD_TO_HEAD],
+                          opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
+            page(f"{pv.url}index.html", "player.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
+                 games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
                  chart_preview=Markup(preview.history(
                      [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
                  pool=forecast.pool_of(pv.name), predictor=predictor,
                  predictions=predictor.against_nearest(pv.name) if predictor else [])
-            for n, rows in enumerate(chunks[1:], start=2):
-                page(f"{games_url(pv, n)}index.html", "player_games.html", **shared, number=n, games=rows)
-            if len(chunks) > 1:
-                # games/ holds the numbered pages; its own address leads to the first.
-                page(f"{pv.url}games/index.html", "redirect.html", target=pv.url)
             page(f"{pv.url}opponents/index.html", "player_opponents.html", **shared)
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
@@ -197,3 +182,5 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             for f in sorted(assets.rglob("*")):
                 if f.is_file():
                     output.add(f"assets/{f.relative_to(assets).as_posix()}", f.read_bytes(), replace=True)
+    # The rating-history chart of every player page: one spec, each page's rows from its data file.
+    output.add(HISTORY_SPEC, json.dumps(history_spec(), sort_keys=True, separators=(",", ":")) + "\n")

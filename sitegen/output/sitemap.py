@@ -32,9 +32,8 @@ LASTMOD: dict[str, Callable[[dict[str, Any]], datetime | None]] = {
     "home.html": lambda c: max((lv.matches[-1].match.played for lv in c["leagues"] if lv.matches), default=None),
     "league.html": lambda c: _latest(c["league"].matches),
     "matches.html": lambda c: max((m.match.played for m in c["rows"]), default=None),
-    "match.html": lambda c: c["m"].match.played,
+    "match_group.html": lambda c: c["group"].matches[-1].match.played,
     "player.html": lambda c: c["player"].last_played,
-    "player_games.html": lambda c: c["player"].last_played,
     "player_opponents.html": lambda c: c["player"].last_played,
 }
 

@@ -4,7 +4,7 @@
 // paint and a leaderboard read from the top never pays for its histogram at the bottom.
 (function () {
   "use strict";
-  var charts = document.querySelectorAll("div.vega[data-spec]");
+  var charts = document.querySelectorAll("div.vega[data-spec], div.vega[data-spec-url]");
   if (!charts.length) return;
   var self = document.currentScript || document.querySelector("script[src$='site.js']");
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
@@ -68,14 +68,41 @@
     return redraw().then(function () { controls.hidden = false; });
   }
 
+  // A player's chart: the spec is a shared asset, the rows the rated games of the player's
+  // data file (games.js loads it once for the chart and the games list).
+  function fetched(el) {
+    var load = window.sitegenGames || function (url) {
+      return fetch(url).then(function (r) { if (!r.ok) throw new Error(url + ": " + r.status); return r.json(); });
+    };
+    var specUrl = el.getAttribute("data-spec-url");
+    var spec = fetch(specUrl).then(function (r) { if (!r.ok) throw new Error(specUrl + ": " + r.status); return r.json(); });
+    return Promise.all([spec, load(el.getAttribute("data-rows"))]).then(function (both) {
+      var spec = both[0], doc = both[1], rows = [];
+      doc.games.forEach(function (g, i) {
+        if (g[6] === null) return;        // rated with a later game of its period
+        rows.push({ date: g[0], game: i + 1, rating: g[6], match: g[2].replace(/^m-/, ""),
+                    opponent: g[3], result: g[4], change: g[5] });
+      });
+      spec.datasets[spec.usermeta.dataset] = rows;
+      return spec;
+    });
+  }
+
+  function show(el, spec) {
+    var controls = document.getElementById(el.getAttribute("data-controls") || "");
+    if (controls && spec.usermeta && spec.usermeta.x) controlled(el, spec, controls);
+    else draw(el, spec);
+  }
+
   function start() {
     charts.forEach(function (el) {
+      if (el.hasAttribute("data-spec-url")) {
+        fetched(el).then(function (spec) { show(el, spec); }, function () { /* the preview stays */ });
+        return;
+      }
       var source = document.getElementById(el.getAttribute("data-spec"));
       if (!source) return;
-      var spec = JSON.parse(source.textContent);
-      var controls = document.getElementById(el.getAttribute("data-controls") || "");
-      if (controls && spec.usermeta && spec.usermeta.x) controlled(el, spec, controls);
-      else draw(el, spec);
+      show(el, JSON.parse(source.textContent));
     });
   }
 

@@ -1,0 +1,69 @@
+"""A player's whole history as one compact data file, read by the player page's scripts.
+
+``leagues/<league>/players/<slug>/games.json`` (beside the player's page; data/<league>/
+holds only the contract's tables, which readers list as files) feeds the rating chart and the "all games" list,
+so a player page carries only the latest games as HTML and no chart rows: the page
+stays the same size however many games a player has. Written from the view models;
+the league's ledger tables (standings, changes, matches) are not touched.
+
+Shape (one row per game, oldest first; the game number is the row's position + 1)::
+
+    {"player": "Ana", "league": "leagues/duel/",
+     "groups": ["matches/2026/04-april/", ...],          # pages, relative to "league"
+     "columns": ["played", "group", "anchor", "opponents", "result", "change", "rating"],
+     "games": [["2026-04-01T18:00Z", 0, "m-2026-04-april-1", "Bo", "win 3–1", "+12", 1512.0], ...]}
+
+``anchor`` is the match's fragment on its page: ``m-`` and the match id (model/groups.py);
+``rating`` is the rating after the game to two decimals, null for a game whose change came with a later
+game of the same rating period (``change`` then says "in <period>").
+"""
+
+from __future__ import annotations
+
+import json
+
+from sitegen.model.views import LeagueView, PlayerView
+from sitegen.output.render import fmt_delta
+
+COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating")
+
+
+def games_data_path(lv: LeagueView, player: PlayerView) -> str:
+    return f"{player.url}games.json"
+
+
+def _minute(played) -> str:
+    # Matches are timed to the minute (the chart's tooltip shows minutes): "2026-04-01T18:00Z"
+    # is valid ISO 8601 for both Python and the browser, 3 bytes shorter than with seconds.
+    return played.strftime("%Y-%m-%dT%H:%MZ" if played.second == 0 else "%Y-%m-%dT%H:%M:%SZ")
+
+
+def _rating(value: float) -> float | int:
+    # Two decimals draw the chart and show the list (ratings are shown with at most one);
+    # the exact value is in changes.csv. A whole number is written without ".0".
+    value = round(float(value), 2)     # lunaro ratings are ints
+    return int(value) if value.is_integer() else value
+
+
+def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
+    base = len(lv.url)
+    groups: dict[str, int] = {}
+    rows = []
+    for g in player.games:
+        line = g.line
+        page, _, frag = g.match.url.partition("#")
+        index = groups.setdefault(page[base:], len(groups))
+        opponents = g.opponents
+        names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
+        result = " ".join(x for x in (line.result, line.score) if x) or line.details
+        change = fmt_delta(line.delta, decimals) if g.rated else f"in {line.period}"
+        rows.append([_minute(g.match.match.played), index,
+                     frag, names, result, change,
+                     _rating(line.after) if g.rated else None])
+    doc = {"player": player.name, "league": lv.url, "groups": list(groups),
+           "columns": list(COLUMNS), "games": rows}
+    # One row per line: the file stays readable and diffs well, at one byte a game.
+    body = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows)
+    head = json.dumps({k: v for k, v in doc.items() if k != "games"}, ensure_ascii=False,
+                      separators=(",", ":"))[:-1]
+    return f'{head},"games":[\n{body}\n]}}\n'
