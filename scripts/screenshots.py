@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import posixpath
+import re
 import functools
 import tempfile
 import threading
@@ -40,13 +42,17 @@ def pages(site: Path) -> dict[str, str]:
     from sitegen.model.views import player_slugs
     player = busiest(site, "ranked-battle")
     slug = player_slugs([player])[player]
-    with open(site / "data" / "formula-1" / "matches.csv", encoding="utf-8") as f:
-        match = list(csv.DictReader(f))[-1]["match_id"]
+    # The newest race as the results page links it: its match file's page, at its anchor.
+    results = (site / "leagues" / "formula-1" / "results" / "index.html").read_text(encoding="utf-8")
+    link = re.search(r'href="([^"]*matches/[^"]*#m-[^"]*)"', results)
+    assert link, "no match link on the formula-1 results page"
+    match = posixpath.normpath(posixpath.join("/leagues/formula-1/results/", link.group(1).split("#")[0]))
+    match += "/#" + link.group(1).split("#")[1]
     return {
         "home": "/",
         "leaderboard": "/leagues/formula-1/",
         "player": f"/leagues/ranked-battle/players/{slug}/",
-        "match": f"/leagues/formula-1/matches/{match}/",
+        "match": match,
         "spec": "/spec/elo/",
     }
 
