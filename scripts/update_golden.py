@@ -26,7 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "small"
 GOLDEN = REPO / "tests" / "fixtures" / "small-golden"
 THEME_ASSETS = REPO / "templates" / "assets"
-UNSTORED = ("assets/vega.js",)     # the large third-party Vega bundle: checked only for being there
+# Assets the build writes beside the theme's own: the Vega bundle and the rating-history chart spec
+# every player page shares. Checked only for being there.
+UNSTORED = ("assets/vega.js", "assets/history.vl.json")
 # One page of each kind: home, a leaderboard, a player, a match and a spec page.
 PAGES = (
     "index.html",

@@ -73,7 +73,7 @@ def test_frame_holds_every_change_in_history_order(rated):
     flat = [(i, e, c) for i, e in enumerate(rated.events) for c in e.changes]
     assert len(frame) == len(flat)
     assert list(frame.columns[:7]) == ["event", "played", "order", "player", "rating_before", "rating_after", "delta"]
-    assert str(frame["played"].dtype) == "datetime64[ns, UTC]"
+    assert str(frame["played"].dtype) == "datetime64[us, UTC]"
     for row, (i, e, c) in zip(frame.itertuples(index=False), flat):
         assert (row.event, row.played.to_pydatetime(), row.order, row.player) == (e.key, e.played, i, c.player)
         assert (None if math.isnan(row.rating_before) else row.rating_before) == c.before
@@ -134,7 +134,7 @@ def test_parquet_holds_the_csv_values_with_types(make_site, tmp_path):
             if values.dtype.kind == "f":
                 cells = ["" if math.isnan(v) else f"{v:.6f}" for v in values]
             elif values.dtype.kind == "M":
-                assert str(values.dtype) == "datetime64[ns, UTC]"
+                assert str(values.dtype) == "datetime64[us, UTC]"
                 cells = [v.strftime("%Y-%m-%dT%H:%M:%SZ") for v in values]
             else:
                 cells = ["" if pd.isna(v) else str(v) for v in values]

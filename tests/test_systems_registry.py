@@ -184,7 +184,9 @@ def test_a_system_registered_at_run_time_builds_a_whole_site(coin, make_site):
     assert "Coin tally" in board and "Bo" in board
     players = sorted((out / "leagues" / "flips" / "players").iterdir())
     assert players and all((p / "index.html").is_file() for p in players)
-    page = next(out.rglob("matches/second/index.html")).read_text(encoding="utf-8")
+    # The match file games.toml has one page, each match at its anchor.
+    page = (out / "leagues" / "flips" / "matches" / "games" / "index.html").read_text(encoding="utf-8")
+    assert 'id="m-second"' in page
     assert "Each change adds the heads the player threw." in page and "Heads" in page
 
 

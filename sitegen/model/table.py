@@ -6,7 +6,7 @@ the data files, the player pages' career aggregates and the board's movers all r
 it instead of walking millions of small Change objects again.
 
 ``ColumnTable`` is a data file held column by column. Its CSV and JSON are byte for
-byte what ledger.py's row tables give (CONTRACT section 7): every cell is formatted a
+byte what ledger.py's row tables give (docs/auditors): every cell is formatted a
 whole column at a time, then the csv module (in C) writes the rows. ``to_parquet``
 writes the same table for auditors with typed columns and deterministic bytes.
 """
@@ -18,6 +18,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -32,9 +33,16 @@ LEDGER = "ledger"          # RatedLeague.cache key of the frame
 RATING_COLUMNS = ("rating_before", "rating_after", "delta")
 
 
+def utc_times(times: list[datetime]) -> pd.DatetimeIndex:
+    """Times as datetime64[us, UTC]: microseconds reach every date a match may have (years 1000
+    to 9998), where pandas' default nanoseconds end in 2262."""
+    naive = np.array([t.astimezone(timezone.utc).replace(tzinfo=None) for t in times], dtype="datetime64[us]")
+    return pd.DatetimeIndex(naive).tz_localize("UTC")
+
+
 def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     """One row per (event, player) change, in history order, players in their order in
-    the event: ``event`` (key), ``played`` (datetime64[ns, UTC]), ``order`` (the event's
+    the event: ``event`` (key), ``played`` (datetime64[us, UTC]), ``order`` (the event's
     index in history), ``player``, ``rating_before``, ``rating_after``, ``delta``, then the
     system's ledger terms (float64, or text where a term holds names).
 
@@ -53,7 +61,7 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     changes = [c for e in events for c in e.changes]
     # Per event, then spread over its changes: a period's key and time are shared.
     keys = np.array([e.key for e in events], dtype=object)
-    played = pd.DatetimeIndex(pd.to_datetime([e.played for e in events], utc=True)).as_unit("ns")
+    played = utc_times([e.played for e in events])
     # None (no rating yet) becomes NaN in a float array.
     before = np.array([c.before for c in changes], dtype=np.float64)
     after = np.array([c.after for c in changes], dtype=np.float64)
@@ -235,7 +243,7 @@ def _texts(values: Any) -> list[str | None]:
 
 
 def changes_columns(rated: RatedLeague) -> ColumnTable:
-    """changes.csv (CONTRACT section 7) from the ledger frame."""
+    """changes.csv (docs/auditors) from the ledger frame."""
     system = rated.league.config.system
     frame = ledger_frame(rated)
     order = frame["order"].to_numpy()
@@ -283,7 +291,7 @@ def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
 
 def parquet_frames(rated: RatedLeague, matches: ColumnTable) -> dict[str, pd.DataFrame]:
     """changes, standings and matches as typed frames: the CSV's columns and values at full
-    precision, ``played`` as datetime64[ns, UTC], ratings as float64 (a lunaro rating whole,
+    precision, ``played`` as datetime64[us, UTC], ratings as float64 (a lunaro rating whole,
     as the CSV writes it), names as strings, an empty field as null."""
     system = rated.league.config.system
     changes = ledger_frame(rated).drop(columns="order")
@@ -298,10 +306,9 @@ def parquet_frames(rated: RatedLeague, matches: ColumnTable) -> dict[str, pd.Dat
         "games": np.array([s.games for s in rows], dtype=np.int64),
         **{t: np.array([s.extra.get(t) for s in rows], dtype=np.float64) for t in system.standing_terms}})
     by_name = {c.name: c.values for c in matches.columns}
-    played = pd.to_datetime([m.played for m in rated.league.matches], utc=True)
     match_frame = pd.DataFrame({
         "match_id": pd.array(by_name["match_id"], dtype="string"),
-        "played": pd.DatetimeIndex(played).as_unit("ns"),
+        "played": utc_times([m.played for m in rated.league.matches]),
         "file": pd.array(by_name["file"], dtype="string"),
         "commit": pd.array(by_name["commit"], dtype="string")})
     return {"standings": standings, "changes": changes, "matches": match_frame}
