@@ -322,7 +322,7 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("tune", help="how well the ratings would predict with other parameters",
                        description="Replay the league once for every combination of the values given "
                                    "(all cores at once) and print each one's log loss, Brier score and "
-                                   "accuracy (share of predictions on the right side of 50%%, ties half), "
+                                   "accuracy (share of predictions on the right side of 50%, ties half), "
                                    "scored as data/LEAGUE/accuracy.csv scores the league's own. Writes "
                                    "nothing. Exit 0 when done, 1 on an invalid site (or a combination whose "
                                    "math runs away), 2 on an unknown league, parameter or value.")
