@@ -132,7 +132,7 @@ def append_match(site: Path, matches: int, system: str, lobby: int = 100) -> Non
 # --- one build, in a child process -------------------------------------------------------
 
 def _clock() -> tuple[float, float]:
-    """(wall, CPU) now; the CPU of finished children (the search indexer) counts too."""
+    """(wall, CPU) now; the CPU of finished children (git, asked for provenance) counts too."""
     t = os.times()
     return time.perf_counter(), t.user + t.system + t.children_user + t.children_system
 
@@ -224,7 +224,7 @@ def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = Non
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(site), str(out)]
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         t = time.perf_counter()
-        # A session of its own: a build stopped takes the search indexer it started with it.
+        # A session of its own: a build stopped takes the processes it started with it.
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=stderr, text=True, start_new_session=True)
         stopped = None
         while proc.poll() is None:
@@ -322,7 +322,7 @@ def stage_table(result: dict[str, Any]) -> str:
     lines.append(f"  {'process wall time':<24} {cold['wall_s']:>9.2f}" + " " * 10
                  + (f" {warm['wall_s']:>15.2f}" if ok_warm else ""))
     lines.append(f"  peak RSS {cold['peak_rss_mib']:,.0f} MiB (build), {cold['peak_rss_children_mib']:,.0f} MiB "
-                 f"(search indexer)")
+                 f"(its child processes: git)")
     per = f", {cold['bytes_per_match']:,.0f} bytes a match" if cold.get("bytes_per_match") else ""
     lines.append(f"  output {cold['files']:,} files, {cold['bytes'] / MiB:,.1f} MiB{per}")
     if warm is not None:
