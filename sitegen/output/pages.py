@@ -24,6 +24,7 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.views import LeagueView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
+from sitegen.output.parallel import map_in_order
 from sitegen.output.render import environment
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
@@ -34,6 +35,9 @@ from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
     from sitegen.load.checked import Site
+
+# Pages modelled before they are rendered: bounds the contexts held at once.
+PAGES_AT_ONCE = 4000
 
 def system_words(attr: str) -> dict[str, Any]:
     """Every registered system's column labels or decimals (``term_labels``, ``standing_decimals``)
@@ -100,6 +104,23 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     # large league renders tens of thousands of pages.
     compiled: dict[str, jinja2.Template] = {}
 
+    # Pages are modelled here and rendered in batches, on every core (output/parallel.py).
+    pending: list[tuple[str, str, dict[str, Any]]] = []
+
+    def render(i: int) -> tuple[str, Problem | None]:
+        path, template, ctx = pending[i]
+        try:
+            return compiled[template].render(ctx), None
+        except jinja2.TemplateError as exc:
+            return "", template_problem(site.root, exc, template)
+
+    def flush() -> None:
+        for (path, _, _), (html, problem) in zip(pending, map_in_order(len(pending), render)):
+            if problem is not None:
+                raise InvalidInput([problem])
+            output.add(path, html)
+        pending.clear()
+
     def page(path: str, template: str, **context: Any) -> None:
         depth = path.count("/")
         # A league's pages announce its feed, the others the feed of every league; a page
@@ -107,13 +128,14 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         own_feed = league_feed(context["league"]) if "league" in context else feed
         ctx = {**common, "root": "../" * depth, "feed": own_feed, **context, "path": path}
         sitemap.add(path, template, ctx)
-        try:
-            if template not in compiled:
+        if template not in compiled:
+            try:
                 compiled[template] = env.get_template(template)
-            html = compiled[template].render(ctx)
-        except jinja2.TemplateError as exc:
-            raise InvalidInput([template_problem(site.root, exc, template)]) from None
-        output.add(path, html)
+            except jinja2.TemplateError as exc:
+                raise InvalidInput([template_problem(site.root, exc, template)]) from None
+        pending.append((path, template, ctx))
+        if len(pending) >= PAGES_AT_ONCE:
+            flush()
 
     recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
                     key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
@@ -168,6 +190,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     # GitHub Pages serves 404.html for a missing path at any depth, so its links start
     # from the site's root path ("/repo/"), not from where the file sits.
     page("404.html", "404.html", root=urlsplit(base).path if base else "/")
+    flush()
     try:
         write_search_index(leagues, output)
     except SearchIndexError as exc:

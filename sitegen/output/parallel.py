@@ -1,0 +1,51 @@
+"""Pages rendered on every core.
+
+The parent models every page; forked workers render them. A page's context reaches a worker
+through the fork (memory shared copy-on-write), never through pickling, and the HTML comes
+back in page order, so the output is byte for byte what one process writes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# Below this many pages a pool costs more than it saves (the fork, the HTML sent back).
+MIN_PAGES = 300
+
+_job: Callable[[int], object] | None = None     # what the forked workers run, set before the fork
+
+
+def _run(i: int) -> object:
+    assert _job is not None, "a worker forked without its job"
+    return _job(i)
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's or CI runner's share, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:        # not Linux
+        return os.cpu_count() or 1
+
+
+def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
+    """[job(0), ..., job(count - 1)]: in forked workers when there are cores and pages enough,
+    else here. Workers are forked: only a platform that forks runs them."""
+    workers = min(cores(), 8)
+    if workers < 2 or count < MIN_PAGES or "fork" not in multiprocessing.get_all_start_methods():
+        return [job(i) for i in range(count)]
+    global _job
+    _job = job
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # Small chunks: pages differ a lot in cost (a league's board against a player's page).
+            chunk = max(1, min(32, count // (8 * workers)))
+            results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
+            return results
+    finally:
+        _job = None

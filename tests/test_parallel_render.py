@@ -1,0 +1,60 @@
+"""Pages rendered in forked workers (sitegen/output/parallel.py) are byte for byte the pages one
+process renders, in the same order, and a template that fails inside a worker is reported like
+one that fails at home."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, tree_snapshot, write_files
+from sitegen.commands.build import build
+from sitegen.load.problems import InvalidInput
+from sitegen.output import parallel
+
+
+def site_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    shutil.copytree(REPO / "tests" / "fixtures" / "small", root)
+    return root
+
+
+def test_workers_render_what_one_process_renders(tmp_path, monkeypatch):
+    root = site_copy(tmp_path)
+    monkeypatch.setattr(parallel, "MIN_PAGES", 10 ** 9)
+    build(root, tmp_path / "serial")
+    calls: list[int] = []
+    real = parallel.map_in_order
+
+    def counted(count, job):
+        calls.append(count)
+        return real(count, job)
+
+    monkeypatch.setattr(parallel, "MIN_PAGES", 1)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)       # a pool even on a one-core runner
+    monkeypatch.setattr("sitegen.output.pages.map_in_order", counted)
+    build(root, tmp_path / "forked")
+    assert calls and sum(calls) > 50                         # the pages went through the pool
+    assert tree_snapshot(tmp_path / "serial") == tree_snapshot(tmp_path / "forked")
+
+
+def test_map_in_order_keeps_the_order_of_its_jobs(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PAGES", 1)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    assert parallel.map_in_order(500, lambda i: i * i) == [i * i for i in range(500)]
+
+
+def test_a_template_failing_in_a_worker_is_a_problem_of_the_template(tmp_path, monkeypatch):
+    root = site_copy(tmp_path)
+    # Compiles, and fails only when a player page is rendered.
+    write_files(root, {"templates/player.html": "{% extends 'base.html' %}\n"
+                                                "{% block main %}{{ player.nope.deeper }}{% endblock %}\n"})
+    monkeypatch.setattr(parallel, "MIN_PAGES", 1)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    with pytest.raises(InvalidInput) as caught:
+        build(root, tmp_path / "out")
+    assert [p.file for p in caught.value.problems] == ["templates/player.html"]
+    assert "nope" in str(caught.value.problems[0])
+    assert not (tmp_path / "out").exists()
