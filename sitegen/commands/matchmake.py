@@ -15,7 +15,6 @@ function (``form_lobbies``) that the simulation (scripts/matchmake_sim.py) calls
 from __future__ import annotations
 
 import math
-import tomllib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,8 +27,7 @@ import numpy as np
 from sitegen.rating import limits
 from sitegen.load.config import LeagueConfig, Roster
 from sitegen.model.ledger import Table, to_csv, to_json
-from sitegen.load.site import (NESTING, READING_STOPS, TomlFile, deep_bracket, deep_dotted_key,
-                               explain_syntax_error, nesting)
+from sitegen.load.site import TomlFile, parse_toml_file
 from sitegen.load.problems import InvalidInput, Problems
 from sitegen.rating.base import check_name, is_int, is_number, normalize_name, unknown_key, value_text
 from sitegen.load.validate import to_utc
@@ -90,38 +88,7 @@ class Queue:
 def read_queue_file(path: Path, shown: str, problems: Problems) -> TomlFile | None:
     """Parse the queue file as load.read_toml parses a site's files (size, nesting, syntax
     errors explained), reporting under ``shown``: the file may live outside the site."""
-    try:
-        size = path.stat().st_size
-        if size > limits.MAX_FILE_BYTES:
-            problems.add(shown, f"is {size / 2**20:,.0f} MiB; a queue file may hold at most "
-                                f"{limits.MAX_FILE_BYTES // 2**20} MiB")
-            return None
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        problems.add(shown, f"is not valid UTF-8 (byte {exc.start}); save the file as UTF-8",
-                     line=exc.object.count(b"\n", 0, exc.start) + 1)
-        return None
-    except OSError as exc:
-        problems.add(shown, f"cannot be read: {exc.strerror or exc}")
-        return None
-    text = text.removeprefix("\ufeff")
-    too_deep = deep_dotted_key(text)
-    if too_deep is not None:
-        problems.add(shown, NESTING, line=too_deep)
-        return None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line, message = explain_syntax_error(text, str(exc))
-        problems.add(shown, f"invalid TOML: {message}; {READING_STOPS}", line=line)
-        return None
-    except RecursionError:
-        problems.add(shown, NESTING, line=deep_bracket(text))
-        return None
-    if nesting(data) > limits.MAX_NESTING:
-        problems.add(shown, NESTING, line=deep_bracket(text))
-        return None
-    return TomlFile(path, shown, text, data)
+    return parse_toml_file(path, shown, problems, kind="a queue file", advice="")
 
 
 def _platform(value: Any) -> str | None:

@@ -73,11 +73,18 @@ def read_toml(root: Path, path: Path, problems: Problems) -> TomlFile | None:
     name = rel(root, path)
     if link_problem(root, path, problems):
         return None
+    return parse_toml_file(path, name, problems)
+
+
+def parse_toml_file(path: Path, name: str, problems: Problems, *, kind: str = "a file",
+                    advice: str = ": split it into several files") -> TomlFile | None:
+    """Read and parse ``path``, reporting under ``name``: its size, encoding, nesting and syntax
+    checked, a syntax error explained. ``kind`` and ``advice`` word the size limit."""
     try:
         size = path.stat().st_size
         if size > limits.MAX_FILE_BYTES:
-            problems.add(name, f"is {size / 2**20:,.0f} MiB; a file may hold at most "
-                               f"{limits.MAX_FILE_BYTES // 2**20} MiB: split it into several files")
+            problems.add(name, f"is {size / 2**20:,.0f} MiB; {kind} may hold at most "
+                               f"{limits.MAX_FILE_BYTES // 2**20} MiB{advice}")
             return None
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
