@@ -24,9 +24,10 @@ from sitegen.load.validate import league_matches
 from sitegen.model.aggregates import start_ratings
 from sitegen.model.career import LeagueCareers, best_wins, periods, record, streaks
 from sitegen.model.history import RatedLeague, Ranked, rate_league
-from sitegen.model.ledger import (changes_table, matches_table, standings_table, to_csv, to_json)
-from sitegen.model.table import (changes_columns, ledger_frame, matches_columns, standings_columns, table_csv,
-                                 table_json)
+from sitegen.load.provenance import Provenance
+from sitegen.model.ledger import to_csv, to_json
+from sitegen.model.table import (_rating, _term, changes_columns, iso, ledger_frame, ledger_terms, matches_columns,
+                                 standings_columns, table_csv, table_json)
 from sitegen.model.views import LeagueView, league_view
 from sitegen.rating.base import Change, RatingEvent, Standing
 
@@ -37,6 +38,44 @@ NAMES = ["Ana", "Bo", "Çelik, \"C\"", "Dee\nnewline", "Eve 2", "李"]
 # the 6th decimal, large and tiny magnitudes.
 EDGES = [0.0, -0.0, -4e-7, -5e-7, 5e-7, 0.0000015, 2.5e-6, 1e-300, -1e-300, 123456789.1234565, 1e15, -2.675]
 FLOATS = st.one_of(st.sampled_from(EDGES), st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False))
+
+
+
+# The data files row by row, the plain way: the oracle the column writers of model/table.py
+# are held to, byte for byte.
+
+def standings_table(rated: RatedLeague) -> tuple:
+    system = rated.league.config.system
+    header = ("rank", "player", "rating", "games") + system.standing_terms
+    rows = []
+    for r in rated.standings:
+        s = r.standing
+        rows.append((r.rank, s.player, _rating(system, s.rating), s.games)
+                    + tuple(s.extra.get(t) for t in system.standing_terms))
+    return header, rows
+
+
+def changes_table(rated: RatedLeague) -> tuple:
+    system = rated.league.config.system
+    terms = ledger_terms(system)
+    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + terms
+    rows = []
+    for event in rated.events:
+        when = iso(event.played)
+        for c in event.changes:
+            rows.append((event.key, when, c.player, _rating(system, c.before), _rating(system, c.after),
+                         _rating(system, c.delta)) + tuple(_term(c.terms.get(t)) for t in terms))
+    return header, rows
+
+
+def matches_table(rated: RatedLeague, provenance: Provenance | None = None) -> tuple:
+    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+    prov = provenance or Provenance()
+    rows = []
+    for m in rated.league.matches:
+        commit = prov.commit_of(m.file)
+        rows.append((m.id, iso(m.played), m.file, commit.sha if commit else None))
+    return ("match_id", "played", "file", "commit"), rows
 
 
 def fake_system(integer: bool) -> SimpleNamespace:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,63 +22,13 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.pools import ledger_key, pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.load.provenance import Provenance
-from sitegen.model.table import (changes_columns, matches_columns, parquet_frames, standings_columns, table_csv,
-                                 table_json, to_parquet)
+from sitegen.model.table import (_cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
+                                 matches_columns, parquet_frames, standings_columns, table_csv, table_json,
+                                 to_parquet)
+
+__all__ = ["fmt_float", "iso", "ledger_terms", "league_files", "ledger", "to_csv", "to_json"]
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
-
-
-def iso(dt: datetime) -> str:
-    """UTC timestamps as 2024-05-01T17:30:00Z."""
-    return dt.isoformat().replace("+00:00", "Z")
-
-
-def fmt_float(x: float | None) -> str:
-    if x is None:
-        return ""
-    text = f"{x:.6f}"
-    return "0.000000" if text == "-0.000000" else text
-
-
-def standings_table(rated: RatedLeague) -> Table:
-    system = rated.league.config.system
-    header = ("rank", "player", "rating", "games") + system.standing_terms
-    rows = []
-    for r in rated.standings:
-        s = r.standing
-        rows.append((r.rank, s.player, _rating(system, s.rating), s.games)
-                    + tuple(s.extra.get(t) for t in system.standing_terms))
-    return header, rows
-
-
-def ledger_terms(system) -> tuple[str, ...]:
-    """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
-    than the pages show (elo's challenger, home, ...), else its ``terms``."""
-    return system.ledger_terms or system.terms
-
-
-def changes_table(rated: RatedLeague) -> Table:
-    system = rated.league.config.system
-    terms = ledger_terms(system)
-    header = ("event", "played", "player", "rating_before", "rating_after", "delta") + terms
-    rows = []
-    for event in rated.events:
-        when = iso(event.played)
-        for c in event.changes:
-            rows.append((event.key, when, c.player, _rating(system, c.before), _rating(system, c.after),
-                         _rating(system, c.delta)) + tuple(_term(c.terms.get(t)) for t in terms))
-    return header, rows
-
-
-def _term(value: Any) -> Any:
-    """A term as written: numbers as floats (6 decimals), names as text, None as empty.
-
-    A term may be a name (elo's challenger and home player); an int term is still a
-    float column, written with 6 decimals like every other.
-    """
-    if value is None or isinstance(value, str):
-        return value
-    return float(value)
 
 
 PAIRINGS_HEADER = ("period", "match_id", "player", "opponent", "score", "opponent_rating", "opponent_rd")
@@ -98,30 +47,6 @@ def pairings_table(rated: RatedLeague) -> Table:
     return PAIRINGS_HEADER, rows
 
 
-def matches_table(rated: RatedLeague, provenance: Provenance | None = None) -> Table:
-    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
-    prov = provenance or Provenance()
-    rows = []
-    for m in rated.league.matches:
-        commit = prov.commit_of(m.file)
-        rows.append((m.id, iso(m.played), m.file, commit.sha if commit else None))
-    return ("match_id", "played", "file", "commit"), rows
-
-
-def _rating(system, value: float | None) -> float | int | None:
-    if value is None:
-        return None
-    return int(value) if system.integer_ratings else float(value)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return fmt_float(value)
-    return str(value)
-
-
 def to_csv(table: Table) -> str:
     header, rows = table
     buf = io.StringIO()
@@ -130,11 +55,6 @@ def to_csv(table: Table) -> str:
     for row in rows:
         writer.writerow([_cell(v) for v in row])
     return buf.getvalue()
-
-
-def _json_value(value: Any) -> Any:
-    # Same precision as the CSV, so both files say the same thing.
-    return round(value, 6) + 0.0 if isinstance(value, float) else value
 
 
 def to_json(table: Table) -> str:

@@ -48,7 +48,6 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 
     Built once per league and kept in ``rated.cache``: callers must not modify it.
     """
-    from sitegen.model.ledger import ledger_terms     # ledger.py writes the files from this module
 
     cached = rated.cache.get(LEDGER)
     if cached is not None:
@@ -88,8 +87,58 @@ def _term_column(name: str, values: list[Any]) -> Any:
         return np.array(values, dtype=np.float64)
     if all(v is None or isinstance(v, str) for v in values):
         return pd.array(values, dtype="string")
-    from sitegen.model.ledger import _term
     return np.array([_term(v) for v in values], dtype=object)    # names and numbers: as written
+
+
+# --- how a value is written (every data file) -----------------------------------------------
+
+def iso(dt: datetime) -> str:
+    """UTC timestamps as 2024-05-01T17:30:00Z."""
+    return dt.isoformat().replace("+00:00", "Z")
+
+
+def fmt_float(x: float | None) -> str:
+    if x is None:
+        return ""
+    text = f"{x:.6f}"
+    return "0.000000" if text == "-0.000000" else text
+
+
+def ledger_terms(system) -> tuple[str, ...]:
+    """The system's columns of changes.csv: its ``ledger_terms`` where the file holds more
+    than the pages show (elo's challenger, home, ...), else its ``terms``."""
+    return system.ledger_terms or system.terms
+
+
+def _term(value: Any) -> Any:
+    """A term as written: numbers as floats (6 decimals), names as text, None as empty.
+
+    A term may be a name (elo's challenger and home player); an int term is still a
+    float column, written with 6 decimals like every other.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    return float(value)
+
+
+def _rating(system, value: float | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if system.integer_ratings else float(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return fmt_float(value)
+    return str(value)
+
+
+def _json_value(value: Any) -> Any:
+    # Same precision as the CSV, so both files say the same thing.
+    return round(value, 6) + 0.0 if isinstance(value, float) else value
+
 
 
 # --- data files held by column --------------------------------------------------------------
@@ -166,7 +215,6 @@ def _int_text(values: np.ndarray, none: str) -> list[str]:
 
 
 def _csv_cells(col: Column) -> list[str]:
-    from sitegen.model.ledger import _cell
     if col.kind == "float":
         return _float_text(col.values)
     if col.kind == "int":
@@ -177,7 +225,6 @@ def _csv_cells(col: Column) -> list[str]:
 
 
 def _json_cells(col: Column) -> list[str]:
-    from sitegen.model.ledger import _json_value
     if col.kind == "float":
         # round(x, 6) is the double nearest the 6-decimal text (CPython rounds through it),
         # and + 0.0 turns -0.0 into 0.0, which the CSV text already did.
@@ -248,13 +295,11 @@ def changes_columns(rated: RatedLeague) -> ColumnTable:
     frame = ledger_frame(rated)
     order = frame["order"].to_numpy()
     # ledger.iso per event, then spread: a period's rows share its time.
-    from sitegen.model.ledger import iso
     played = np.array([iso(e.played) for e in rated.events], dtype=object)[order].tolist()
     rating = "int" if system.integer_ratings else "float"
     cols = [Column("event", "text", _texts(frame["event"])), Column("played", "text", played),
             Column("player", "text", _texts(frame["player"]))]
     cols += [Column(name, rating, frame[name].to_numpy()) for name in RATING_COLUMNS]
-    from sitegen.model.ledger import ledger_terms
     for name in ledger_terms(system):
         values = frame[name]
         kind = ("float" if values.dtype.kind == "f" else "text" if isinstance(values.dtype, pd.StringDtype)
@@ -264,7 +309,6 @@ def changes_columns(rated: RatedLeague) -> ColumnTable:
 
 
 def standings_columns(rated: RatedLeague) -> ColumnTable:
-    from sitegen.model.ledger import _rating
     system = rated.league.config.system
     rows = [r.standing for r in rated.standings]
     cols = [column_of("rank", [r.rank for r in rated.standings]),
@@ -278,7 +322,6 @@ def standings_columns(rated: RatedLeague) -> ColumnTable:
 def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
     """``commit``: the commit that last changed the match's file, empty where none holds its content."""
     from sitegen.load.provenance import Provenance
-    from sitegen.model.ledger import iso
     prov = provenance or Provenance()
     matches = rated.league.matches
     commits = {f: prov.commit_of(f) for f in {m.file for m in matches}}    # one look-up per file
