@@ -56,6 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # convert_common, beside this script
+from convert_common import replace_match_files  # noqa: E402
 from sitegen.load.tomlwrite import multiline as toml_multiline, string as toml_string  # noqa: E402  (the one TOML writer)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -255,13 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.data}: missing {', '.join(missing)}", file=sys.stderr)
         return 1
     files = convert(args.data)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for old in args.out.iterdir():
-        if old.is_file() and SEASON_FILE.fullmatch(old.name):
-            old.unlink()
-    for name, text in files.items():
-        (args.out / name).write_text(text, encoding="utf-8", newline="\n")
-    matches = sum(text.count("[[match]]") for text in files.values())
+    matches = replace_match_files(args.out, files, SEASON_FILE)
     print(f"wrote {len(files)} files ({matches} races) into {args.out}")
     return 0
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import datetime
 import re
 import sys
 import unicodedata
@@ -42,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # convert_common, beside this script
+from convert_common import is_date, replace_match_files  # noqa: E402
 from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one TOML writer: tomlkit's escaping)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,15 +109,6 @@ def nfc(text: str) -> str:
 
 COLUMNS = ("date", "home_team", "away_team", "home_score", "away_score", "tournament", "city", "country",
            "neutral")
-DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def is_date(text: str) -> bool:
-    """YYYY-MM-DD, and a day the calendar has."""
-    try:
-        return bool(DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
-    except ValueError:
-        return False
 MAX_NAME = 64       # docs/curators: a player's name
 
 
@@ -300,13 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         print(f"{args.data}: cannot be read: {exc}", file=sys.stderr)
         return 1
-    args.out.mkdir(parents=True, exist_ok=True)
-    for old in args.out.iterdir():
-        if old.is_file() and YEAR_FILE.fullmatch(old.name):
-            old.unlink()
-    for name, text in files.items():
-        (args.out / name).write_text(text, encoding="utf-8", newline="\n")
-    matches = sum(text.count("[[match]]") for text in files.values())
+    matches = replace_match_files(args.out, files, YEAR_FILE)
     print(f"wrote {len(files)} files ({matches} matches) into {args.out}")
     return 0
 

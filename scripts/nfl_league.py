@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import datetime
 import gzip
 import io
 import math
@@ -57,6 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # convert_common, beside this script
+from convert_common import is_date  # noqa: E402
 from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one TOML writer: tomlkit's escaping)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -124,15 +125,6 @@ class Game:
 
 COLUMNS = ("date", "season", "neutral", "playoff", "team1", "team2", "elo1_pre", "elo2_pre",
            "elo1_post", "elo2_post", "score1", "score2")
-DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def is_date(text: str) -> bool:
-    """YYYY-MM-DD, and a day the calendar has."""
-    try:
-        return bool(DATE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
-    except ValueError:
-        return False
 TEAM = re.compile(r"[A-Za-z0-9]{1,8}")     # FiveThirtyEight's franchise codes: "KC", "RII"
 
 
