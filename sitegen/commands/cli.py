@@ -9,6 +9,7 @@ import traceback
 from pathlib import Path
 
 from sitegen import __version__
+from sitegen.rating import arrays
 from sitegen.output.escape import visible
 from sitegen.load.problems import InvalidInput, listing, plural
 
@@ -340,6 +341,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # SITEGEN_JIT=0 or 1: the rating kernels never or always compiled (default: long leagues).
+    arrays.MODE = {"0": "off", "1": "on"}.get(os.environ.get("SITEGEN_JIT", ""), "auto")
     try:
         return args.func(args)
     except KeyboardInterrupt:

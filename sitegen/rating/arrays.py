@@ -1,0 +1,82 @@
+"""Rating over arrays: players as integer indices, a league's matches as columns of numbers.
+
+A system's engine is one plain Python function over NumPy arrays (a *kernel*), written once.
+It runs as it is (the pure-Python path, always available) or compiled by numba when numba is
+installed and the league is long enough to repay the compilation: the same source, so the
+same arithmetic in the same order, and the tests hold the two paths to the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import numpy as np
+
+from sitegen.rating.values import Match
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Below this many matches the pure-Python kernel finishes before numba has loaded (its import
+# and a compiled kernel read back from the cache cost ~0.3 s; a first compilation ~1-2 s).
+JIT_MIN_MATCHES = 20_000
+# "auto": compiled from JIT_MIN_MATCHES on; "on": whatever the size; "off": never. The
+# commands set it from the environment's SITEGEN_JIT (this layer reads no environment); the
+# tests use all three.
+MODE = "auto"
+
+
+def jit_wanted(matches: int) -> bool:
+    """Whether a league of this many matches should run its kernel compiled."""
+    if MODE == "off" or (MODE == "auto" and matches < JIT_MIN_MATCHES):
+        return False
+    return compiler() is not None
+
+
+_compiler: Any = None
+_looked = False
+
+
+def compiler() -> Any:
+    """numba's ``njit``, or None where numba is not installed (or fails to load)."""
+    global _compiler, _looked
+    if not _looked:
+        _looked = True
+        try:
+            import numba
+            _compiler = numba.njit
+        except Exception:       # not installed, or built for another NumPy: the plain path serves
+            _compiler = None
+    return _compiler
+
+
+_compiled: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+
+def kernel(fn: F, matches: int) -> F:
+    """``fn`` compiled (cached on disk by numba, once per process here) or ``fn`` itself."""
+    if not jit_wanted(matches):
+        return fn
+    done = _compiled.get(fn)
+    if done is None:
+        # No fastmath: IEEE arithmetic in source order, as the interpreter does it.
+        done = compiler()(cache=True, nogil=True)(fn)
+        _compiled[fn] = done
+    return cast(F, done)
+
+
+def player_index(matches: Sequence[Match]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """Every player of ``matches`` in order of first appearance, and each one's index."""
+    index: dict[str, int] = {}
+    for m in matches:
+        for p in m.players:
+            if p not in index:
+                index[p] = len(index)
+    return tuple(index), index
+
+
+def pair_columns(matches: Sequence[Match], index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The two players of each 1v1 match as index columns (int64)."""
+    a = np.fromiter((index[m.players[0]] for m in matches), dtype=np.int64, count=len(matches))
+    b = np.fromiter((index[m.players[1]] for m in matches), dtype=np.int64, count=len(matches))
+    return a, b
