@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sitegen.rating.limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
 from sitegen.rating.base import (
-    Change, Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent,
+    Example, ExampleKey, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, Standing, check_name, either, expected, is_int, is_number, normalize_name, one_of, parse_entries,
     positive, valid_fields, value_text, COUNT_ALLOWED, K_ALLOWED, RATING_ALLOWED, count, k_value,
     rating_value, MAX_NAME,
@@ -23,8 +22,8 @@ from sitegen.rating.base import (
 from sitegen.rating.base import Curve, expected_curve
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating import elo_kernel
 from sitegen.rating.registry import register
-from sitegen.rating.replay import Round
 
 SCORES = (1, 0.5, 0)
 MARGINS = ("none", "538-nfl", "538-nba")
@@ -88,17 +87,6 @@ def valid_season(value: Any) -> bool:
 
 def valid_points(value: Any) -> bool:
     return is_number(value) and 0 <= value <= MAX_COUNT
-
-
-@dataclass(frozen=True, slots=True)
-class EloState:
-    """A player between matches: rating, games played (the FIDE K), whether the master rating
-    was ever reached (None before the first match) and the season of their last match."""
-
-    rating: float
-    games: int = 0
-    master: bool | None = None
-    season: str | None = None
 
 
 @register
@@ -276,90 +264,14 @@ class Elo(MatchSystem):
             return float(self.k_provisional)
         return float(self.k_master if reached_master else self.k_standard)
 
-    def rounds(self, matches: Sequence[Match]) -> Iterator[Round]:
-        # Season reversion (section 8): a match without `season` is in the season of the
-        # league's previous match.
-        league_season: str | None = None
-        for i, m in enumerate(matches):
-            league_season = m.extra.get("season", league_season)
-            yield Round(m.id, i, (m,), league_season)
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """One event per match, from the array kernel (elo_kernel.py), which replays every option
+        in the arithmetic of the formulas above."""
+        return elo_kernel.rate(self, matches)
 
-    def start(self, player: str) -> EloState:
-        return EloState(self.starts.get(player, self.initial))
-
-    def step(self, round: Round, before: Mapping[str, EloState]) -> tuple[RatingEvent, dict[str, EloState]]:
-        (m,) = round.matches
-        a, b = m.players
-        season = round.note
-        w, mean = float(self.season_reversion), float(self.reversion_mean)
-        reverted: dict[str, float] = {}
-        now: dict[str, float] = {}
-        for p in (a, b):
-            r = before[p].rating
-            # Once per new season, however many passed; w = 0 is no reversion at all.
-            if w > 0 and before[p].games > 0 and before[p].season != season:
-                reverted[p] = r
-                r = (1.0 - w) * r + w * mean
-            now[p] = r
-        ra, rb = now[a], now[b]
-        ks = []
-        for p, r in ((a, ra), (b, rb)):
-            if self.k == "fide":
-                master = before[p].master
-                ks.append(self.fide_k(before[p].games, r >= self.master_rating if master is None else master))
-            else:
-                ks.append(float(self.k))
-        challenger = None
-        if self.k_of == "challenger":
-            # The aliases are resolved already, so the challenger is one of the two names.
-            challenger = m.extra.get("challenger") or a
-            ci = m.players.index(challenger)
-            ks = [ks[ci], ks[ci]]
-        home = m.extra.get("home")
-        h_a = h_b = 0.0
-        if home is not None:
-            h_a, h_b = (self.home_advantage, 0.0) if home == a else (0.0, self.home_advantage)
-            exp_a = expected(ra + h_a, rb + h_b)   # E_home with R_home + home_advantage
-        else:
-            exp_a = expected(ra, rb)                # version 1's formula
-        s_a = float(m.entries[0]["score"])      # validated: the two scores sum to 1
-        multiplier = self._multiplier(m, ra + h_a, rb + h_b, s_a)
-        weight = float(m.extra.get("weight", 1))
-        after_a, after_b = new_ratings(ra, rb, s_a, ks[0], ks[1], e_a=exp_a, factor=weight * multiplier)
-        if not (math.isfinite(after_a) and math.isfinite(after_b)):
-            raise RatingDiverged(m.id, "a rating", "(K × weight × margin multiplier is too large); "
-                                                    "lower k or the match's weight")
-        shared = {"challenger": challenger, "home": home, "margin_multiplier": multiplier,
-                  "weight": weight}
-        changes = [
-            Change(a, ra, after_a, {"expected": exp_a, "score": s_a, "k": ks[0], **shared,
-                                    "reverted_from": reverted.get(a)}),
-            Change(b, rb, after_b, {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": ks[1], **shared,
-                                    "reverted_from": reverted.get(b)}),
-        ]
-        after: dict[str, EloState] = {}
-        for c, r in zip(changes, (ra, rb)):
-            held = before[c.player].master
-            reached = r >= self.master_rating if held is None else held
-            after[c.player] = EloState(c.after, before[c.player].games + 1,
-                                       reached or c.after >= self.master_rating, season)
-        return round.event(changes), after
-
-    def _multiplier(self, m: Match, ra: float, rb: float, s_a: float) -> float:
-        """M of one match from the ratings with home advantage added; RatingDiverged off its domain."""
-        if self.margin == "none":
-            return 1.0
-        p_a, p_b = (float(e["points"]) for e in m.entries)
-        d = ra - rb if s_a == 1 else rb - ra     # the winner's minus the loser's (unused on a draw)
-        try:
-            return margin_multiplier(self.margin, abs(p_a - p_b), d, s_a == 0.5)
-        except ValueError:
-            limit = 2200 if self.margin == "538-nfl" else 1250
-            raise RatingDiverged(
-                m.id, f"the {self.margin} margin multiplier",
-                f"(the winner was rated {-d:,.0f} points below the loser, home advantage included; the "
-                f"formula holds only while that gap is under {limit:,}); rate this league without a "
-                "margin rule, or check the match") from None
+    def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+        """The bootstrap's resamples (honest.py) replayed by the kernel over match positions."""
+        return elo_kernel.resampled(self, matches, draws)
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = {1: "win", 0.5: "draw", 0: "loss"}[entry["score"]]

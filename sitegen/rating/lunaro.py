@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from sitegen.rating.limits import MAX_COUNT, MAX_RATING
 from sitegen.rating.base import (
-    BANDS_ALLOWED, Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
+    BANDS_ALLOWED, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingEvent,
     Reporter, either, expected, is_int, k_from_bands, one_of, parse_entries,
     round_half_away, valid_bands, valid_fields,
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
@@ -20,8 +20,8 @@ from sitegen.rating.base import (
 from sitegen.rating.base import EN_DASH, Curve, CurvePoint, steps, Standing, Strength, LN10_400
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating import lunaro_kernel
 from sitegen.rating.registry import register
-from sitegen.rating.replay import Round
 
 MAX_GOALS = 22       # spec section 3: a match ends at 20, "unstable Lunaro" allows 21 or 22
 WINNING_GOALS = 20   # only one player can reach it: the match ends when someone does
@@ -131,24 +131,13 @@ class Lunaro(MatchSystem):
     def k_for(self, rating: float) -> float:
         return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
 
-    def start(self, player: str) -> int:
-        return self.starts.get(player, self.initial)
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """One event per match, from the array kernel (lunaro_kernel.py)."""
+        return lunaro_kernel.rate(self, matches)
 
-    def step(self, round: Round, before: Mapping[str, int]) -> tuple[RatingEvent, dict[str, int]]:
-        (m,) = round.matches
-        (a, b), (ea, eb) = m.players, m.entries
-        ra, rb = before[a], before[b]
-        aa = ability(ra, ea["ping"], self.ping_influence)
-        ab = ability(rb, eb["ping"], self.ping_influence)
-        exp_a = expected(aa, ab)
-        s_a = goal_share(ea["goals"], eb["goals"])
-        changes = []
-        for name, r, abil, exp, s in ((a, ra, aa, exp_a, s_a), (b, rb, ab, 1.0 - exp_a, 1.0 - s_a)):
-            k = self.k_for(r)   # K follows the rank R, not the ability A
-            after = max(0, round_half_away(r + k * (s - exp)))
-            changes.append(Change(name, r, after,
-                                  {"ability": abil, "expected": exp, "score": s, "k": k}))
-        return round.event(changes), {c.player: int(c.after) for c in changes}
+    def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+        """The bootstrap's resamples (honest.py) replayed by the kernel over match positions."""
+        return lunaro_kernel.resampled(self, matches, draws)
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = f"{entry['goals']} goals, ping {entry['ping']} ms"

@@ -1,0 +1,317 @@
+"""Elo over arrays: a league's matches encoded once as columns, replayed by one kernel.
+
+``Elo.rate`` runs ``elo_replay`` over the matches in history order and builds its events
+from the kernel's columns; the bootstrap (honest.py) runs it again over each resample's
+match positions without copying a match. The kernel does every option of the system in the
+operations, and the order, of the per-match formulas in elo.py (``expected``,
+``new_ratings``, ``margin_multiplier``, ``Elo.fide_k``), so its floats are theirs to the
+last bit; tests/test_kernels_elo.py holds it, plain and compiled, to a per-match replay.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sitegen.rating import arrays
+from sitegen.rating.values import Change, Match, RatingDiverged, RatingEvent
+
+if TYPE_CHECKING:
+    from sitegen.rating.elo import Elo
+
+# The kernel's status: the replay went through, or stopped at the match where a rating left
+# the finite numbers, or where the margin rule's denominator reached 0.
+DONE, NOT_FINITE, MARGIN_DOMAIN = 0, 1, 2
+# Home column: neutral ground, the first listed player at home, the second.
+NEUTRAL, HOME_A, HOME_B = 0, 1, 2
+MARGIN_CODES = {"none": 0, "538-nfl": 1, "538-nba": 2}
+
+
+def elo_replay(order, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of,      # noqa: PLR0913
+               rating, games, master, season,
+               fide, k_fixed, k_prov, k_std, k_master, provisional, master_rating, each,
+               home_adv, margin, w, mean,
+               out_ra, out_rb, out_e, out_ka, out_kb, out_m, out_rev_a, out_rev_b, out_after_a, out_after_b,
+               out_first_a, out_first_b):
+    """Replay the matches at positions ``order`` (history order), updating the players' state
+    columns in place; the numbers of the t-th match replayed go to row t of the out columns.
+
+    State per player index: ``rating``, ``games`` played, ``master`` (-1 before the first
+    match, then 1 once master_rating was reached, else 0) and the ``season`` of their last
+    match (-1: none). ``season_of`` a match is -1 when it names none: the league's season is
+    then the previous replayed match's. Returns (status, t): DONE, or the failure at row t.
+    """
+    league = -1
+    for t in range(len(order)):
+        i = order[t]
+        if season_of[i] >= 0:
+            league = season_of[i]
+        pa = a[i]
+        pb = b[i]
+        ra = rating[pa]
+        rb = rating[pb]
+        # Once per new season, however many passed; w = 0 is no reversion at all.
+        rev_a = math.nan
+        rev_b = math.nan
+        if w > 0 and games[pa] > 0 and season[pa] != league:
+            rev_a = ra
+            ra = (1.0 - w) * ra + w * mean
+        if w > 0 and games[pb] > 0 and season[pb] != league:
+            rev_b = rb
+            rb = (1.0 - w) * rb + w * mean
+        # Whether master_rating was ever reached: before the first match, the rating held then.
+        reach_a = ra >= master_rating if master[pa] < 0 else master[pa] == 1
+        reach_b = rb >= master_rating if master[pb] < 0 else master[pb] == 1
+        if fide:
+            if games[pa] < provisional:
+                ka = k_prov
+            else:
+                ka = k_master if reach_a else k_std
+            if games[pb] < provisional:
+                kb = k_prov
+            else:
+                kb = k_master if reach_b else k_std
+        else:
+            ka = k_fixed
+            kb = k_fixed
+        if not each:            # the challenger's K for both
+            if chall_b[i]:
+                ka = kb
+            else:
+                kb = ka
+        ha = 0.0
+        hb = 0.0
+        if home[i] == 1:
+            ha = home_adv
+        elif home[i] == 2:
+            hb = home_adv
+        # base.expected, on the ratings with the home advantage added where there is a home player.
+        if home[i] != 0:
+            x = ((rb + hb) - (ra + ha)) / 400.0
+        else:
+            x = (rb - ra) / 400.0
+        if x > 300.0:
+            q = 10.0 ** -x
+            e = q / (1.0 + q)
+        else:
+            e = 1.0 / (1.0 + 10.0 ** x)
+        s = s_a[i]
+        out_ra[t] = ra
+        out_rb[t] = rb
+        out_e[t] = e
+        out_ka[t] = ka
+        out_kb[t] = kb
+        out_rev_a[t] = rev_a
+        out_rev_b[t] = rev_b
+        out_first_a[t] = games[pa] == 0
+        out_first_b[t] = games[pb] == 0
+        # elo.margin_multiplier: d is the winner's rating minus the loser's, home advantage included.
+        mult = 1.0
+        if margin != 0:
+            if s == 1:
+                d = (ra + ha) - (rb + hb)
+            else:
+                d = (rb + hb) - (ra + ha)
+            mg = abs(pts_a[i] - pts_b[i])
+            if margin == 1:
+                top = math.log(max(mg, 1.0) + 1.0) * 2.2
+                if s == 0.5:
+                    mult = top
+                else:
+                    below = 0.001 * d + 2.2
+                    if below <= 0:
+                        return MARGIN_DOMAIN, t
+                    mult = top / below
+            else:
+                top = (mg + 3.0) ** 0.8
+                if s == 0.5:
+                    mult = top / 7.5
+                else:
+                    below = 7.5 + 0.006 * d
+                    if below <= 0:
+                        return MARGIN_DOMAIN, t
+                    mult = top / below
+        out_m[t] = mult
+        # elo.new_ratings with factor = weight * M.
+        factor = weight[i] * mult
+        after_a = ra + ka * factor * (s - e)
+        after_b = rb + kb * factor * ((1.0 - s) - (1.0 - e))
+        if not (math.isfinite(after_a) and math.isfinite(after_b)):
+            return NOT_FINITE, t
+        out_after_a[t] = after_a
+        out_after_b[t] = after_b
+        master[pa] = 1 if (reach_a or after_a >= master_rating) else 0
+        master[pb] = 1 if (reach_b or after_b >= master_rating) else 0
+        games[pa] += 1
+        games[pb] += 1
+        season[pa] = league
+        season[pb] = league
+        rating[pa] = after_a
+        rating[pb] = after_b
+    return DONE, len(order)
+
+
+@dataclass(frozen=True, slots=True)
+class EloColumns:
+    """A league's matches as the kernel reads them (player indices in order of appearance)."""
+
+    names: tuple[str, ...]
+    starts: tuple[Any, ...]          # each player's starting rating as [initial] or ``initial`` gave it
+    a: np.ndarray
+    b: np.ndarray
+    s_a: np.ndarray
+    chall_b: np.ndarray              # the challenger is the second listed player
+    home: np.ndarray                 # NEUTRAL, HOME_A, HOME_B
+    weight: np.ndarray
+    pts_a: np.ndarray
+    pts_b: np.ndarray
+    season_of: np.ndarray            # index into ``seasons``; -1 where the match names none
+    seasons: tuple[str, ...]
+
+
+def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
+    names, index = arrays.player_index(matches)
+    a, b = arrays.pair_columns(matches, index)
+    n = len(matches)
+    s_a = np.fromiter((float(m.entries[0]["score"]) for m in matches), dtype=np.float64, count=n)
+    # The aliases are resolved already, so the challenger is one of the two names.
+    chall_b = np.fromiter(((m.extra.get("challenger") or m.players[0]) == m.players[1] for m in matches),
+                          dtype=np.bool_, count=n)
+    home = np.fromiter((NEUTRAL if m.extra.get("home") is None else HOME_A if m.extra["home"] == m.players[0]
+                        else HOME_B for m in matches), dtype=np.int64, count=n)
+    weight = np.fromiter((float(m.extra.get("weight", 1)) for m in matches), dtype=np.float64, count=n)
+    if system.margin == "none":
+        pts_a = pts_b = np.zeros(n)
+    else:       # validated: with a margin rule both players have points
+        pts_a = np.fromiter((float(m.entries[0]["points"]) for m in matches), dtype=np.float64, count=n)
+        pts_b = np.fromiter((float(m.entries[1]["points"]) for m in matches), dtype=np.float64, count=n)
+    seasons: dict[str, int] = {}
+    season_of = np.fromiter((seasons.setdefault(m.extra["season"], len(seasons)) if "season" in m.extra else -1
+                             for m in matches), dtype=np.int64, count=n)
+    starts = tuple(system.starts.get(p, system.initial) for p in names)
+    return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, tuple(seasons))
+
+
+class Replayer:
+    """The kernel and its columns, ready to replay any order of the encoded matches."""
+
+    def __init__(self, system: Elo, cols: EloColumns, length: int, replays: int) -> None:
+        self.system = system
+        self.cols = cols
+        # Compiled when the work repays it: every replay counts.
+        self.fn = arrays.kernel(elo_replay, length * replays)
+        self.plain = self.fn is elo_replay
+        self.start = np.array([float(r) for r in cols.starts], dtype=np.float64)
+        self.n_players = len(cols.names)
+        # Row t of each column: the t-th match replayed (lists for the plain kernel).
+        floats, flags = [np.zeros(length) for _ in range(10)], [np.zeros(length, dtype=np.bool_) for _ in range(2)]
+        self.out: list[Any] = floats + flags
+        if self.plain:
+            self.out = [[0.0] * length for _ in floats] + [[False] * length for _ in flags]
+        inputs = (cols.a, cols.b, cols.s_a, cols.chall_b, cols.home, cols.weight, cols.pts_a, cols.pts_b,
+                  cols.season_of)
+        # The plain kernel runs on lists: Python floats and list indexing are several times
+        # faster than NumPy's scalars, with the same IEEE arithmetic.
+        self.inputs = tuple(c.tolist() for c in inputs) if self.plain else inputs
+        fide = system.k == "fide"
+        self.params = (fide, 0.0 if fide else float(system.k), float(system.k_provisional),
+                       float(system.k_standard), float(system.k_master), int(system.provisional_games),
+                       float(system.master_rating), system.k_of != "challenger", float(system.home_advantage),
+                       MARGIN_CODES[system.margin], float(system.season_reversion), float(system.reversion_mean))
+
+    def run(self, order: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """Replay ``order`` from the starting ratings: (status, row, final ratings, games)."""
+        n = self.n_players
+        state = (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+                 np.full(n, -1, dtype=np.int64))
+        if self.plain:
+            state = tuple(s.tolist() for s in state)
+            order = order.tolist()
+        status, row = self.fn(order, *self.inputs, *state, *self.params, *self.out)
+        return int(status), int(row), np.asarray(state[0], dtype=np.float64), np.asarray(state[1])
+
+    def rows(self) -> list[list[Any]]:
+        """The out columns as lists of Python numbers."""
+        return [o if self.plain else o.tolist() for o in self.out]
+
+    def diverged(self, matches: Sequence[Match], order: np.ndarray, status: int, row: int) -> RatingDiverged:
+        """What ``Elo.step`` raised at the match replayed at ``row``."""
+        m = matches[int(order[row])]
+        if status == NOT_FINITE:
+            return RatingDiverged(m.id, "a rating", "(K × weight × margin multiplier is too large); "
+                                                    "lower k or the match's weight")
+        system = self.system
+        ra, rb = float(self.out[0][row]), float(self.out[1][row])
+        home = m.extra.get("home")
+        h_a = h_b = 0.0
+        if home is not None:
+            h_a, h_b = (system.home_advantage, 0.0) if home == m.players[0] else (0.0, system.home_advantage)
+        s_a = float(m.entries[0]["score"])
+        d = (ra + h_a) - (rb + h_b) if s_a == 1 else (rb + h_b) - (ra + h_a)
+        limit = 2200 if system.margin == "538-nfl" else 1250
+        return RatingDiverged(
+            m.id, f"the {system.margin} margin multiplier",
+            f"(the winner was rated {-d:,.0f} points below the loser, home advantage included; the "
+            f"formula holds only while that gap is under {limit:,}); rate this league without a "
+            "margin rule, or check the match")
+
+
+def rate(system: Elo, matches: Sequence[Match]) -> list[RatingEvent]:
+    """``Elo.rate``: the kernel over the history, one event per match as ``Elo.step`` made it."""
+    if not matches:
+        return []
+    cols = encode(system, matches)
+    replayer = Replayer(system, cols, len(matches), 1)
+    order = np.arange(len(matches), dtype=np.int64)
+    status, row, _, _ = replayer.run(order)
+    if status != DONE:
+        raise replayer.diverged(matches, order, status, row)
+    ra, rb, e, ka, kb, mult, rev_a, rev_b, after_a, after_b, first_a, first_b = replayer.rows()
+    weights, scores = cols.weight.tolist(), cols.s_a.tolist()
+    starts = dict(zip(cols.names, cols.starts))
+    challenger_rule = system.k_of == "challenger"
+    events = []
+    for t, m in enumerate(matches):
+        a, b = m.players
+        challenger = (m.extra.get("challenger") or a) if challenger_rule else None
+        shared = {"challenger": challenger, "home": m.extra.get("home"), "margin_multiplier": mult[t],
+                  "weight": weights[t]}
+        s_a, exp_a = scores[t], e[t]
+        # A first match starts from the rating as given (an int stays an int in the ledger).
+        before_a = starts[a] if first_a[t] else ra[t]
+        before_b = starts[b] if first_b[t] else rb[t]
+        changes = (
+            Change(a, before_a, after_a[t],
+                   {"expected": exp_a, "score": s_a, "k": ka[t], **shared,
+                    "reverted_from": None if math.isnan(rev_a[t]) else rev_a[t]}),
+            Change(b, before_b, after_b[t],
+                   {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": kb[t], **shared,
+                    "reverted_from": None if math.isnan(rev_b[t]) else rev_b[t]}),
+        )
+        events.append(RatingEvent(m.id, m.played, (m.id,), changes))
+    return events
+
+
+def resampled(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+    """``Elo.resampled_ratings``: the matches encoded once, each resample replayed by position.
+
+    What ``standings(rate(resample))`` gives, resample after resample; a resample that stops
+    on a RatingDiverged is left out, as the one-by-one path leaves it out.
+    """
+    out: dict[str, list[float]] = {}
+    if not matches or not draws:
+        return out
+    replayer = Replayer(system, encode(system, matches), max(len(d) for d in draws), len(draws))
+    names = replayer.cols.names
+    for draw in draws:
+        status, _, ratings, games = replayer.run(np.asarray(draw, dtype=np.int64))
+        if status != DONE:
+            continue
+        played = np.flatnonzero(games)
+        for p, r in zip(played.tolist(), ratings[played].tolist()):
+            out.setdefault(names[p], []).append(r)
+    return out
