@@ -4,7 +4,10 @@ One seeded 1v1 sequence is given to every sitegen system (SYSTEMS[name].rate on 
 validated Match objects) and to openskill's PlackettLuce, the PyPI ``glicko2`` package and
 ``trueskill`` (the ``bench`` extra). One seeded sequence of 100-player lobbies is given to the
 placement system and to PlackettLuce with teams of one. Only the rating loop is timed: the
-matches are parsed before the clock starts, as a build's rate stage receives them.
+matches are parsed before the clock starts, as a build's rate stage receives them. The
+systems rated by an array kernel (elo, lunaro) also get rows for the kernel alone on the
+columns encoded beforehand, plain and compiled by numba: rate() is the kernel plus encoding
+the matches and building an event object per match.
 
 The packages do less bookkeeping than sitegen (no per-match change rows): the ratio is what
 a league pays for its auditable changes.csv, not a like-for-like race.
@@ -28,6 +31,8 @@ START = datetime(2020, 1, 1, tzinfo=timezone.utc)
 PARAMS: Mapping[str, Mapping[str, Any]] = {"glicko2": {"period": "match", "score_transform": "outcome"}}
 # arena rates each game from the player's own stats, with no opponent model: no 1v1 result to compare.
 ONE_V_ONE = ("elo", "lunaro", "glicko2", "openskill", "placement")
+# Systems whose rating kernel (sitegen/rating/arrays.py) also gets rows of its own.
+KERNELS = ("elo", "lunaro")
 
 
 def duel_sequence(matches: int, players: int, seed: int = SEED) -> list[tuple[int, int, float]]:
@@ -153,6 +158,43 @@ def _openskill_lobbies(lobbies: list[list[tuple[int, int]]]) -> Callable[[], obj
     return run
 
 
+def _replayer(name: str, system: Any, matches: list[Match]) -> Any:
+    """The system's kernel with the matches encoded, ready to replay them (not timed)."""
+    from sitegen.rating import elo_kernel, lunaro_kernel
+    if name == "elo":
+        return elo_kernel.Replayer(system, elo_kernel.encode(system, matches), len(matches), 1)
+    return lunaro_kernel.Replayer(system, matches, len(matches), 1)
+
+
+def _kernel_rows(name: str, system: Any, matches: list[Match], case: str,
+                 log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """The kernel alone over pre-encoded columns, plain and compiled by numba (timed after a
+    first call, whose seconds are the row's note)."""
+    import numpy as np
+    from sitegen.rating import arrays
+    order = np.arange(len(matches), dtype=np.int64)
+    saved = arrays.MODE
+    out = []
+    try:
+        for mode, label in (("off", "plain"), ("on", "numba")):
+            engine = f"sitegen {name} kernel ({label})"
+            log(f"  engine: {engine} ({case})")
+            arrays.MODE = mode
+            if mode == "on" and arrays.compiler() is None:
+                out.append({**row(engine, case, len(matches), 0.0, 0.0), "matches_per_s": None,
+                            "missing": "numba is not installed"})
+                continue
+            replayer = _replayer(name, system, matches)
+            note = ""
+            if mode == "on":
+                first, _ = _timed(lambda: replayer.run(order))
+                note = f"first call {first:.2f} s (compilation, or numba's cache read back)"
+            out.append({**row(engine, case, len(matches), *_timed(lambda: replayer.run(order))), "note": note})
+    finally:
+        arrays.MODE = saved
+    return out
+
+
 def row(engine: str, case: str, matches: int, wall: float, cpu: float) -> dict[str, Any]:
     # Per CPU second: the loops are single-threaded, and on a shared machine the wall clock
     # also counts the time others' processes held the core.
@@ -170,8 +212,12 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
         system = SYSTEMS[name](**PARAMS.get(name, {}))
         rng = random.Random(SEED)
         matches = prepared(system, [_raw_duel(name, a, b, s, rng) for a, b, s in duels])
+        # The kernels first: their first compiled call (numba's compilation, or its cache read
+        # back) is timed there on its own, and rate() is then timed without it.
+        kernels = _kernel_rows(name, system, matches, case, log) if name in KERNELS else []
         log(f"  engine: sitegen {name} ({case})")
         rows.append(row(f"sitegen {name}", case, len(matches), *_timed(lambda: system.rate(matches))))
+        rows.extend(kernels)
     for engine, make in (("openskill PlackettLuce", _openskill_duels), ("PyPI glicko2", _pypi_glicko2),
                          ("trueskill", _trueskill)):
         log(f"  engine: {engine} ({case})")
@@ -208,13 +254,14 @@ def _ratios(rows: list[dict[str, Any]]) -> None:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = [f"{'engine':<26} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
+    lines = [f"{'engine':<30} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
     for r in rows:
         if r.get("missing"):
-            lines.append(f"{r['engine']:<26} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
+            lines.append(f"{r['engine']:<30} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
             continue
         ratio = f"{r['vs_openskill']:.2f}x" if r.get("vs_openskill") else "-"
         note = f"  ({r['vs_pypi_glicko2']:.2f}x the PyPI glicko2)" if r.get("vs_pypi_glicko2") else ""
-        lines.append(f"{r['engine']:<26} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
+        note += f"  ({r['note']})" if r.get("note") else ""
+        lines.append(f"{r['engine']:<30} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
                      f"{r['wall_s']:>7.2f} {ratio:>12}{note}")
     return "\n".join(lines)
