@@ -9,6 +9,7 @@ docs/curators `glicko2`.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from sitegen.rating.base import (
 from sitegen.rating.base import Curve, CurvePoint, Interval, Strength, first_of, amount, steps
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 # SCALE, MAX_ITERATIONS and TRANSFORMS live with the kernel, which compiles them in; named here too.
-from sitegen.rating.glicko2_kernel import MAX_ITERATIONS, SCALE, TRANSFORMS, encode, run
+from sitegen.rating.glicko2_kernel import MAX_ITERATIONS, SCALE, TRANSFORMS, Rated, encode, run
 from sitegen.rating.placement import ordinal
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
@@ -365,8 +366,20 @@ class Glicko2(MatchSystem):
         groups = self.periods(matches)
         history = encode([(index, group) for _, index, group in groups], self.start)
         rated = run(history, tau=self.tau, epsilon=self.epsilon, transform=self.score_transform)
-        names = history.names
+        # The events are acyclic: the cyclic collector, which would walk the growing history
+        # again and again while they are built, waits until they are done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._events(groups, history.names, rated)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _events(self, groups: Sequence[tuple[str, int, list[Match]]], names: Sequence[str],
+                rated: Rated) -> list[RatingEvent]:
         events: list[RatingEvent] = []
+        before, after, battle = rated.before, rated.after, rated.battle
         b = 0
         for p, (key, index, group) in enumerate(groups):
             entering: dict[str, Glicko] = {}
@@ -374,12 +387,12 @@ class Glicko2(MatchSystem):
             changes = []
             for row in range(rated.period_changes[p], rated.period_changes[p + 1]):
                 name = names[rated.change_player[row]]
-                old = entering[name] = Glicko(*rated.before[3 * row:3 * row + 3])
-                new = Glicko(*rated.after[3 * row:3 * row + 3])
+                t = 3 * row
+                old = entering[name] = Glicko(before[t], before[t + 1], before[t + 2])
                 games[name] = rated.games[row]
-                changes.append(Change(name, old.rating, new.rating, {
-                    "rd_before": old.rd, "rd_after": new.rd,
-                    "volatility_before": old.volatility, "volatility_after": new.volatility,
+                changes.append(Change(name, old.rating, after[t], {
+                    "rd_before": old.rd, "rd_after": after[t + 1],
+                    "volatility_before": old.volatility, "volatility_after": after[t + 2],
                 }))
             if p == rated.failed:
                 _diverged(key, changes)
@@ -388,9 +401,9 @@ class Glicko2(MatchSystem):
                 for i, name in enumerate(m.players):
                     for j, other in enumerate(m.players):
                         if i != j:
-                            battles.append(Battle(m.id, name, other, rated.battle[b], entering[other]))
+                            battles.append(Battle(m.id, name, other, battle[b], entering[other]))
                             b += 1
-            events.append(Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
+            events.append(Period(key, group[-1].played, tuple([m.id for m in group]), tuple(changes),
                                  index, games, tuple(battles)))
         return events
 
