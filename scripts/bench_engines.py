@@ -5,8 +5,8 @@ validated Match objects) and to openskill's PlackettLuce, the PyPI ``glicko2`` p
 ``trueskill`` (the ``bench`` extra). One seeded sequence of 100-player lobbies is given to the
 placement system and to PlackettLuce with teams of one. Only the rating loop is timed: the
 matches are parsed before the clock starts, as a build's rate stage receives them. glicko2's
-kernel (rating/glicko2_kernel.py) is also timed alone on the league encoded beforehand, plain
-and compiled by numba, the compilation apart.
+and openskill's kernels (rating/*_kernel.py) are also timed alone on the league encoded
+beforehand, plain and compiled by numba, the compilation apart.
 
 The packages do less bookkeeping than sitegen (no per-match change rows): the ratio is what
 a league pays for its auditable changes.csv, not a like-for-like race.
@@ -28,6 +28,8 @@ START = datetime(2020, 1, 1, tzinfo=timezone.utc)
 # Parameters that make a system's math comparable with the reference package's: the PyPI
 # glicko2 rates each game as its own period with outcomes 1/0.5/0.
 PARAMS: Mapping[str, Mapping[str, Any]] = {"glicko2": {"period": "match", "score_transform": "outcome"}}
+# The systems that rate through an array kernel, timed alone too.
+KERNELS = ("glicko2", "openskill")
 # arena rates each game from the player's own stats, with no opponent model: no 1v1 result to compare.
 ONE_V_ONE = ("elo", "lunaro", "glicko2", "openskill", "placement")
 
@@ -100,36 +102,47 @@ def _timed(fn: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - w, time.process_time() - c
 
 
-def _glicko2_kernel(system: Any, matches: list[Match], case: str,
-                    log: Callable[[str], None]) -> list[dict[str, Any]]:
-    """glicko2's kernel alone on the league encoded beforehand (as rate() encodes it): plain, then
-    compiled. The compiled row times a call after a warm-up call; the one-off compilation is
-    timed apart, on a copy compiled without numba's disk cache (a first build's cost)."""
+def _kernel_rows(name: str, system: Any, matches: list[Match], case: str,
+                 log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """A system's kernel alone on the league encoded beforehand (as rate() encodes it): plain,
+    then compiled. The compiled row times a call after a warm-up call; the one-off compilation
+    is timed apart, on a copy compiled without numba's disk cache (a first build's cost)."""
     from sitegen.rating import arrays
-    from sitegen.rating.glicko2_kernel import arguments, encode, glicko2_history
-    history = encode([(index, group) for _, index, group in system.periods(matches)], system.start)
-    options = {"tau": system.tau, "epsilon": system.epsilon, "transform": system.score_transform}
+    if name == "glicko2":
+        from sitegen.rating import glicko2_kernel as k
+        history = k.encode([(index, group) for _, index, group in system.periods(matches)], system.start)
+        fn = k.glicko2_history
+        options = {"tau": system.tau, "epsilon": system.epsilon, "transform": system.score_transform}
+    else:
+        from sitegen.rating import openskill_kernel as k       # type: ignore[no-redef]
+        history = k.encode(matches, system.start)
+        fn = k.openskill_history
+        options = {"beta": system.beta, "tau": system.tau, "kappa": system.kappa, "limit_sigma": system.limit_sigma}
+
+    def args(compiled: bool) -> tuple[Any, ...]:
+        return k.arguments(history, compiled=compiled, **options)
+
     n = history.matches
-    log(f"  engine: sitegen glicko2 kernel, plain ({case})")
-    args = arguments(history, compiled=False, **options)
-    rows = [row("sitegen glicko2 kernel (plain)", case, n, *_timed(lambda: glicko2_history(*args)))]
-    engine = "sitegen glicko2 kernel (numba)"
+    log(f"  engine: sitegen {name} kernel, plain ({case})")
+    plain = args(False)
+    rows = [row(f"sitegen {name} kernel (plain)", case, n, *_timed(lambda: fn(*plain)))]
+    engine = f"sitegen {name} kernel (numba)"
     compiler = arrays.compiler()
     if compiler is None:
         return rows + [{**row(engine, case, n, 0.0, 0.0), "matches_per_s": None,
                         "missing": "numba is not installed"}]
     log(f"  engine: {engine} ({case})")
-    fresh = compiler(nogil=True)(glicko2_history)
-    compile_wall, _ = _timed(lambda: fresh(*arguments(history, compiled=True, **options)))
+    fresh = compiler(nogil=True)(fn)
+    compile_wall, _ = _timed(lambda: fresh(*args(True)))
     saved = arrays.MODE
     arrays.MODE = "on"
     try:
-        fn = arrays.kernel(glicko2_history, n)        # the product's compiled kernel (disk-cached)
+        compiled = arrays.kernel(fn, n)        # the product's compiled kernel (disk-cached)
     finally:
         arrays.MODE = saved
-    fn(*arguments(history, compiled=True, **options))  # warm-up
-    args = arguments(history, compiled=True, **options)
-    return rows + [{**row(engine, case, n, *_timed(lambda: fn(*args))), "compile_s": compile_wall}]
+    compiled(*args(True))                      # warm-up
+    ready = args(True)
+    return rows + [{**row(engine, case, n, *_timed(lambda: compiled(*ready))), "compile_s": compile_wall}]
 
 
 def _openskill_duels(duels: list[tuple[int, int, float]]) -> Callable[[], object]:
@@ -204,8 +217,8 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
         system = SYSTEMS[name](**PARAMS.get(name, {}))
         rng = random.Random(SEED)
         matches = prepared(system, [_raw_duel(name, a, b, s, rng) for a, b, s in duels])
-        if name == "glicko2":       # first: the rate() row then finds the kernel compiled
-            rows += _glicko2_kernel(system, matches, case, log)
+        if name in KERNELS:         # first: the rate() row then finds the kernel compiled
+            rows += _kernel_rows(name, system, matches, case, log)
         log(f"  engine: sitegen {name} ({case})")
         rows.append(row(f"sitegen {name}", case, len(matches), *_timed(lambda: system.rate(matches))))
     for engine, make in (("openskill PlackettLuce", _openskill_duels), ("PyPI glicko2", _pypi_glicko2),
@@ -244,15 +257,15 @@ def _ratios(rows: list[dict[str, Any]]) -> None:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = [f"{'engine':<30} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
+    lines = [f"{'engine':<33} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
     for r in rows:
         if r.get("missing"):
-            lines.append(f"{r['engine']:<30} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
+            lines.append(f"{r['engine']:<33} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
             continue
         ratio = f"{r['vs_openskill']:.2f}x" if r.get("vs_openskill") else "-"
         note = f"  ({r['vs_pypi_glicko2']:.2f}x the PyPI glicko2)" if r.get("vs_pypi_glicko2") else ""
         if r.get("compile_s"):
             note += f"  (compiled once in {r['compile_s']:.2f} s, not counted)"
-        lines.append(f"{r['engine']:<30} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
+        lines.append(f"{r['engine']:<33} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
                      f"{r['wall_s']:>7.2f} {ratio:>12}{note}")
     return "\n".join(lines)

@@ -1,9 +1,10 @@
 """OpenSkill: the Plackett-Luce model of Weng and Lin for teams ranked by place.
 
 Source: Weng and Lin, "A Bayesian Approximation Method for Online Ranking" (JMLR 12,
-2011), Algorithm 4, as the maintained ``openskill`` package implements it. The package
-does the math; this module checks the matches, keeps each player's mu and sigma, and
-writes what an auditor needs to recompute every change. Not one of the contract's five
+2011), Algorithm 4, as the maintained ``openskill`` package implements it. A league's
+history runs through openskill_kernel.py, which repeats the package's arithmetic to the bit
+(the tests hold it to the package); predictions and the curve call the package itself. This
+module checks the matches and writes what an auditor needs to recompute every change. Not one of the contract's five
 systems: an addition with the same files, a rating of mu - 3 sigma (the "ordinal").
 """
 
