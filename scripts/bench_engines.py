@@ -107,20 +107,22 @@ def _kernel_rows(name: str, system: Any, matches: list[Match], case: str,
     """A system's kernel alone on the league encoded beforehand (as rate() encodes it): plain,
     then compiled. The compiled row times a call after a warm-up call; the one-off compilation
     is timed apart, on a copy compiled without numba's disk cache (a first build's cost)."""
-    from sitegen.rating import arrays
+    from sitegen.rating import arrays, glicko2_kernel, openskill_kernel
+    history: Any
+    arguments: Callable[..., tuple[Any, ...]]
+    fn: Callable[..., Any]
     if name == "glicko2":
-        from sitegen.rating import glicko2_kernel as k
-        history = k.encode([(index, group) for _, index, group in system.periods(matches)], system.start)
-        fn = k.glicko2_history
+        history = glicko2_kernel.encode([(index, group) for _, index, group in system.periods(matches)],
+                                        system.start)
+        fn, arguments = glicko2_kernel.glicko2_history, glicko2_kernel.arguments
         options = {"tau": system.tau, "epsilon": system.epsilon, "transform": system.score_transform}
     else:
-        from sitegen.rating import openskill_kernel as k       # type: ignore[no-redef]
-        history = k.encode(matches, system.start)
-        fn = k.openskill_history
+        history = openskill_kernel.encode(matches, system.start)
+        fn, arguments = openskill_kernel.openskill_history, openskill_kernel.arguments
         options = {"beta": system.beta, "tau": system.tau, "kappa": system.kappa, "limit_sigma": system.limit_sigma}
 
     def args(compiled: bool) -> tuple[Any, ...]:
-        return k.arguments(history, compiled=compiled, **options)
+        return arguments(history, compiled=compiled, **options)
 
     n = history.matches
     log(f"  engine: sitegen {name} kernel, plain ({case})")

@@ -294,9 +294,9 @@ def arguments(history: History, *, tau: float, epsilon: float, transform: str, c
     n, entries, periods = len(h.names), len(h.players), len(h.period_index)
     sizes = np.diff(h.match_first)
     battles = int((sizes * (sizes - 1)).sum())
-    columns = (h.period_first, h.period_index, h.match_first, h.players, h.scores,
+    columns: tuple[Any, ...] = (h.period_first, h.period_index, h.match_first, h.players, h.scores,
                h.rating.copy(), h.rd.copy(), h.volatility.copy())
-    buffers = (np.zeros(entries, np.int64), np.zeros(3 * entries), np.zeros(3 * entries),
+    buffers: tuple[Any, ...] = (np.zeros(entries, np.int64), np.zeros(3 * entries), np.zeros(3 * entries),
                np.zeros(entries, np.int64), np.zeros(periods + 1, np.int64), np.zeros(battles),
                np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n), np.zeros(n))
     if not compiled:

@@ -220,9 +220,9 @@ def arguments(history: History, *, beta: float, tau: float, kappa: float, limit_
     h = history
     entries = len(h.players)
     teams = int(np.diff(h.match_first).max()) if h.matches else 0
-    columns = (h.match_first, h.team_first, h.places, h.players, h.mu.copy(), h.sigma.copy())
-    outputs = tuple(np.zeros(entries) for _ in range(4))
-    scratch = (np.zeros(teams, np.int64), np.zeros(teams, np.int64), np.zeros(teams), np.zeros(teams),
+    columns: tuple[Any, ...] = (h.match_first, h.team_first, h.places, h.players, h.mu.copy(), h.sigma.copy())
+    outputs: tuple[Any, ...] = tuple(np.zeros(entries) for _ in range(4))
+    scratch: tuple[Any, ...] = (np.zeros(teams, np.int64), np.zeros(teams, np.int64), np.zeros(teams), np.zeros(teams),
                np.zeros(teams), np.zeros(teams), np.zeros(entries))
     if not compiled:
         columns = tuple(c.tolist() for c in columns)
