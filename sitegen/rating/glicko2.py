@@ -56,6 +56,8 @@ class Glicko:
 
 
 # --- the paper's math, one player at a time ----------------------------------------------
+# A league's history runs through glicko2_kernel.py, which repeats these functions operation
+# for operation; they serve the predictions and are what the tests hold the kernel to.
 
 def battle_score(a: float, b: float, transform: str) -> float:
     """Score of A's battle against B, from the two raw match scores.
