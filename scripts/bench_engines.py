@@ -4,10 +4,10 @@ One seeded 1v1 sequence is given to every sitegen system (SYSTEMS[name].rate on 
 validated Match objects) and to openskill's PlackettLuce, the PyPI ``glicko2`` package and
 ``trueskill`` (the ``bench`` extra). One seeded sequence of 100-player lobbies is given to the
 placement system and to PlackettLuce with teams of one. Only the rating loop is timed: the
-matches are parsed before the clock starts, as a build's rate stage receives them. The
-systems rated by an array kernel (elo, lunaro) also get rows for the kernel alone on the
-columns encoded beforehand, plain and compiled by numba: rate() is the kernel plus encoding
-the matches and building an event object per match.
+matches are parsed before the clock starts, as a build's rate stage receives them. Every
+system rated by an array kernel (rating/*_kernel.py) also gets rows for the kernel alone on
+the league encoded beforehand, plain and compiled by numba, the compilation apart: rate() is
+the kernel plus encoding the matches and building the event objects.
 
 The packages do less bookkeeping than sitegen (no per-match change rows): the ratio is what
 a league pays for its auditable changes.csv, not a like-for-like race.
@@ -29,6 +29,8 @@ START = datetime(2020, 1, 1, tzinfo=timezone.utc)
 # Parameters that make a system's math comparable with the reference package's: the PyPI
 # glicko2 rates each game as its own period with outcomes 1/0.5/0.
 PARAMS: Mapping[str, Mapping[str, Any]] = {"glicko2": {"period": "match", "score_transform": "outcome"}}
+# Period-based kernels (glicko2, openskill), timed alone through _kernel_rows.
+PERIOD_KERNELS = ("glicko2", "openskill")
 # arena rates each game from the player's own stats, with no opponent model: no 1v1 result to compare.
 ONE_V_ONE = ("elo", "lunaro", "glicko2", "openskill", "placement")
 # Systems whose rating kernel (sitegen/rating/arrays.py) also gets rows of its own.
@@ -103,6 +105,51 @@ def _timed(fn: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - w, time.process_time() - c
 
 
+def _kernel_rows(name: str, system: Any, matches: list[Match], case: str,
+                 log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """A system's kernel alone on the league encoded beforehand (as rate() encodes it): plain,
+    then compiled. The compiled row times a call after a warm-up call; the one-off compilation
+    is timed apart, on a copy compiled without numba's disk cache (a first build's cost)."""
+    from sitegen.rating import arrays, glicko2_kernel, openskill_kernel
+    history: Any
+    arguments: Callable[..., tuple[Any, ...]]
+    fn: Callable[..., Any]
+    if name == "glicko2":
+        history = glicko2_kernel.encode([(index, group) for _, index, group in system.periods(matches)],
+                                        system.start)
+        fn, arguments = glicko2_kernel.glicko2_history, glicko2_kernel.arguments
+        options = {"tau": system.tau, "epsilon": system.epsilon, "transform": system.score_transform}
+    else:
+        history = openskill_kernel.encode(matches, system.start)
+        fn, arguments = openskill_kernel.openskill_history, openskill_kernel.arguments
+        options = {"beta": system.beta, "tau": system.tau, "kappa": system.kappa, "limit_sigma": system.limit_sigma}
+
+    def args(compiled: bool) -> tuple[Any, ...]:
+        return arguments(history, compiled=compiled, **options)
+
+    n = history.matches
+    log(f"  engine: sitegen {name} kernel, plain ({case})")
+    plain = args(False)
+    rows = [row(f"sitegen {name} kernel (plain)", case, n, *_timed(lambda: fn(*plain)))]
+    engine = f"sitegen {name} kernel (numba)"
+    compiler = arrays.compiler()
+    if compiler is None:
+        return rows + [{**row(engine, case, n, 0.0, 0.0), "matches_per_s": None,
+                        "missing": "numba is not installed"}]
+    log(f"  engine: {engine} ({case})")
+    fresh = compiler(nogil=True)(fn)
+    compile_wall, _ = _timed(lambda: fresh(*args(True)))
+    saved = arrays.MODE
+    arrays.MODE = "on"
+    try:
+        compiled = arrays.kernel(fn, n)        # the product's compiled kernel (disk-cached)
+    finally:
+        arrays.MODE = saved
+    compiled(*args(True))                      # warm-up
+    ready = args(True)
+    return rows + [{**row(engine, case, n, *_timed(lambda: compiled(*ready))), "compile_s": compile_wall}]
+
+
 def _openskill_duels(duels: list[tuple[int, int, float]]) -> Callable[[], object]:
     from openskill.models import PlackettLuce
     model = PlackettLuce()
@@ -166,7 +213,7 @@ def _replayer(name: str, system: Any, matches: list[Match]) -> Any:
     return lunaro_kernel.Replayer(system, matches, len(matches), 1)
 
 
-def _kernel_rows(name: str, system: Any, matches: list[Match], case: str,
+def _column_kernel_rows(name: str, system: Any, matches: list[Match], case: str,
                  log: Callable[[str], None]) -> list[dict[str, Any]]:
     """The kernel alone over pre-encoded columns, plain and compiled by numba (timed after a
     first call, whose seconds are the row's note)."""
@@ -214,7 +261,9 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
         matches = prepared(system, [_raw_duel(name, a, b, s, rng) for a, b, s in duels])
         # The kernels first: their first compiled call (numba's compilation, or its cache read
         # back) is timed there on its own, and rate() is then timed without it.
-        kernels = _kernel_rows(name, system, matches, case, log) if name in KERNELS else []
+        kernels = _column_kernel_rows(name, system, matches, case, log) if name in KERNELS else []
+        if name in PERIOD_KERNELS:
+            rows += _kernel_rows(name, system, matches, case, log)
         log(f"  engine: sitegen {name} ({case})")
         rows.append(row(f"sitegen {name}", case, len(matches), *_timed(lambda: system.rate(matches))))
         rows.extend(kernels)
@@ -249,19 +298,21 @@ def _ratios(rows: list[dict[str, Any]]) -> None:
         ref = speed.get(("openskill PlackettLuce", r["case"]))
         r["vs_openskill"] = r["matches_per_s"] / ref if r["matches_per_s"] and ref else None
         pypi = speed.get(("PyPI glicko2", r["case"]))
-        if r["engine"] == "sitegen glicko2":
+        if r["engine"].startswith("sitegen glicko2"):
             r["vs_pypi_glicko2"] = r["matches_per_s"] / pypi if r["matches_per_s"] and pypi else None
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = [f"{'engine':<30} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
+    lines = [f"{'engine':<33} {'case':<46} {'matches/s':>11} {'cpu s':>7} {'wall s':>7} {'vs openskill':>12}"]
     for r in rows:
         if r.get("missing"):
-            lines.append(f"{r['engine']:<30} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
+            lines.append(f"{r['engine']:<33} {r['case']:<46} {'-':>11} {'-':>7} {'-':>7} {'-':>12}  {r['missing']}")
             continue
         ratio = f"{r['vs_openskill']:.2f}x" if r.get("vs_openskill") else "-"
         note = f"  ({r['vs_pypi_glicko2']:.2f}x the PyPI glicko2)" if r.get("vs_pypi_glicko2") else ""
         note += f"  ({r['note']})" if r.get("note") else ""
-        lines.append(f"{r['engine']:<30} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
+        if r.get("compile_s"):
+            note += f"  (compiled once in {r['compile_s']:.2f} s, not counted)"
+        lines.append(f"{r['engine']:<33} {r['case']:<46} {r['matches_per_s']:>11,.0f} {r['cpu_s']:>7.2f} "
                      f"{r['wall_s']:>7.2f} {ratio:>12}{note}")
     return "\n".join(lines)

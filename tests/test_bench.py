@@ -119,6 +119,9 @@ def test_engines_on_tiny_sequences():
     for package in ("openskill PlackettLuce", "PyPI glicko2", "trueskill"):
         assert (package, "1v1") in names
     assert ("sitegen placement", "lobbies of 10") in names
+    for system in engines.KERNELS:
+        assert (f"sitegen {system} kernel (plain)", "1v1") in names
+        assert (f"sitegen {system} kernel (numba)", "1v1") in names
     assert ("openskill PlackettLuce", "lobbies of 10") in names
     for r in rows:
         if not r.get("missing"):

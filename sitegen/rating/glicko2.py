@@ -9,6 +9,7 @@ docs/curators `glicko2`.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,15 +24,12 @@ from sitegen.rating.base import (
 )
 from sitegen.rating.base import Curve, CurvePoint, Interval, Strength, first_of, amount, steps
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
+# SCALE, MAX_ITERATIONS and TRANSFORMS live with the kernel, which compiles them in; named here too.
+from sitegen.rating.glicko2_kernel import MAX_ITERATIONS, SCALE, TRANSFORMS, Rated, encode, run
 from sitegen.rating.placement import ordinal
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
-from sitegen.rating.replay import Round
 
-SCALE = 173.7178          # paper, step 1: r = 173.7178 mu + 1500, RD = 173.7178 phi
-MAX_ITERATIONS = 200      # step 5 converges superlinearly; the cap only stops an epsilon
-                          # below float spacing (say 1e-300) from looping forever
-TRANSFORMS = ("sine", "share", "outcome")
 PERIODS = ("match", "day", "week")
 # The bounds of initial_rd and initial_volatility. An RD above 1,000 says less than
 # no rating at all (the paper's newcomer has 350); a volatility above 1 would let one
@@ -58,6 +56,8 @@ class Glicko:
 
 
 # --- the paper's math, one player at a time ----------------------------------------------
+# A league's history runs through glicko2_kernel.py, which repeats these functions operation
+# for operation; they serve the predictions and are what the tests hold the kernel to.
 
 def battle_score(a: float, b: float, transform: str) -> float:
     """Score of A's battle against B, from the two raw match scores.
@@ -353,56 +353,61 @@ class Glicko2(MatchSystem):
                 out.append((key, index, [m]))
         return out
 
-    def rounds(self, matches: Sequence[Match]) -> Iterator[Round]:
-        for key, index, group in self.periods(matches):
-            yield Round(key, index, tuple(group))
+    def start(self, player: str) -> tuple[float, float, float]:
+        """(rating, RD, volatility) before the player's first period: [initial], or the league's."""
+        held = self.starts.get(player, self.initial)
+        return held.rating, held.rd, held.volatility
 
-    # A player's state: their value after their last period and that period's index (None
-    # before their first); periods sat out are applied lazily (idle with k periods) when
-    # they next play.
-    def start(self, player: str) -> tuple[Glicko, int | None]:
-        # A player enters at their first period, from [initial] if it names them.
-        return self.starts.get(player, self.initial), None
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """Every period's update by the kernel (glicko2_kernel.py), then its columns as events.
 
-    def step(self, round: Round, before: Mapping[str, tuple[Glicko, int | None]]
-             ) -> tuple[RatingEvent, dict[str, tuple[Glicko, int | None]]]:
-        key, index, group = round.key, round.index, round.matches
-        entering: dict[str, Glicko] = {}        # first appearance order in the period
-        for name, (held, last) in before.items():
-            entering[name] = held if last is None else idle(held, index - last - 1)
-        results: dict[str, list[tuple[Glicko, float]]] = {name: [] for name in entering}
-        battles: list[Battle] = []
-        games: dict[str, int] = {}
-        for m in group:
-            for name in m.players:
-                games[name] = games.get(name, 0) + 1
-        for m in group:
-            scores = [float(e["score"]) for e in m.entries]
-            for i, name in enumerate(m.players):
-                for j, other in enumerate(m.players):
-                    if i != j:
-                        s = battle_score(scores[i], scores[j], self.score_transform)
-                        results[name].append((entering[other], s))
-                        battles.append(Battle(m.id, name, other, s, entering[other]))
-        changes = []
-        after: dict[str, tuple[Glicko, int | None]] = {}
-        for name, old in entering.items():
-            try:
-                new = update(old, results[name], tau=self.tau, epsilon=self.epsilon)
-            except (RatingDiverged, OverflowError, ZeroDivisionError, ValueError):
-                new = Glicko(math.nan, math.nan, math.nan)
-            for value, what in ((new.volatility, "the volatility"), (new.rd, "the RD"),
-                                (new.rating, "the rating")):
-                if not math.isfinite(value):
-                    raise RatingDiverged(key, f"{what} of {name!r}")
-            after[name] = (new, index)
-            changes.append(Change(name, old.rating, new.rating, {
-                "rd_before": old.rd, "rd_after": new.rd,
-                "volatility_before": old.volatility, "volatility_after": new.volatility,
-            }))
-        event = Period(key, group[-1].played, tuple(m.id for m in group), tuple(changes),
-                       index, games, tuple(battles))
-        return event, after
+        A participant's value going into a period is the one after their last period grown
+        by step 6 for the periods sat out since (a newcomer's: ``start``); all participants
+        update from those values, in order of first appearance in the period.
+        """
+        groups = self.periods(matches)
+        history = encode([(index, group) for _, index, group in groups], self.start)
+        rated = run(history, tau=self.tau, epsilon=self.epsilon, transform=self.score_transform)
+        # The events are acyclic: the cyclic collector, which would walk the growing history
+        # again and again while they are built, waits until they are done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._events(groups, history.names, rated)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _events(self, groups: Sequence[tuple[str, int, list[Match]]], names: Sequence[str],
+                rated: Rated) -> list[RatingEvent]:
+        events: list[RatingEvent] = []
+        before, after, battle = rated.before, rated.after, rated.battle
+        b = 0
+        for p, (key, index, group) in enumerate(groups):
+            entering: dict[str, Glicko] = {}
+            games: dict[str, int] = {}
+            changes = []
+            for row in range(rated.period_changes[p], rated.period_changes[p + 1]):
+                name = names[rated.change_player[row]]
+                t = 3 * row
+                old = entering[name] = Glicko(before[t], before[t + 1], before[t + 2])
+                games[name] = rated.games[row]
+                changes.append(Change(name, old.rating, after[t], {
+                    "rd_before": old.rd, "rd_after": after[t + 1],
+                    "volatility_before": old.volatility, "volatility_after": after[t + 2],
+                }))
+            if p == rated.failed:
+                _diverged(key, changes)
+            battles = []
+            for m in group:
+                for i, name in enumerate(m.players):
+                    for j, other in enumerate(m.players):
+                        if i != j:
+                            battles.append(Battle(m.id, name, other, battle[b], entering[other]))
+                            b += 1
+            events.append(Period(key, group[-1].played, tuple([m.id for m in group]), tuple(changes),
+                                 index, games, tuple(battles)))
+        return events
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         # The RD shown is the one at the end of the league's last period (interpretation):
@@ -528,6 +533,15 @@ class Glicko2(MatchSystem):
         r = standing.rating if standing is not None else start.rating
         rd = standing.extra["rd"] if standing is not None else start.rd
         return Strength(r, r, g(rd / SCALE) / SCALE)
+
+
+def _diverged(key: str, changes: Sequence[Change]) -> None:
+    """The first value of the period off the finite numbers, players in order, as RatingDiverged."""
+    for c in changes:
+        for value, what in ((c.terms["volatility_after"], "the volatility"), (c.terms["rd_after"], "the RD"),
+                            (c.after, "the rating")):
+            if not math.isfinite(float(value or 0.0)):
+                raise RatingDiverged(key, f"{what} of {c.player!r}")
 
 
 def _score_text(score: float) -> str:

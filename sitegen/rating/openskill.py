@@ -1,14 +1,16 @@
 """OpenSkill: the Plackett-Luce model of Weng and Lin for teams ranked by place.
 
 Source: Weng and Lin, "A Bayesian Approximation Method for Online Ranking" (JMLR 12,
-2011), Algorithm 4, as the maintained ``openskill`` package implements it. The package
-does the math; this module checks the matches, keeps each player's mu and sigma, and
-writes what an auditor needs to recompute every change. Not one of the contract's five
+2011), Algorithm 4, as the maintained ``openskill`` package implements it. A league's
+history runs through openskill_kernel.py, which repeats the package's arithmetic to the bit
+(the tests hold it to the package); predictions and the curve call the package itself. This
+module checks the matches and writes what an auditor needs to recompute every change. Not one of the contract's five
 systems: an addition with the same files, a rating of mu - 3 sigma (the "ordinal").
 """
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from sitegen.rating.titles import LOBBY
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction
 from sitegen.rating.placement import ordinal as place_text
 from sitegen.rating.registry import register
-from sitegen.rating.replay import Round
+from sitegen.rating.openskill_kernel import NOT_FINITE, RAISED, encode, run
 
 TEAM_KEYS = ("place", "players")
 MATCH_LEVEL = ("id", "played", "notes")     # every system's match keys (validate.COMMON_KEYS)
@@ -221,36 +223,47 @@ class OpenSkill(MatchSystem):
         return ParsedMatch(tuple(names), tuple(entries), {"places": tuple(places)},
                            name_paths=tuple(name_paths))
 
-    def start(self, player: str) -> Skill:
-        return self.starts.get(player, self.initial)
+    def start(self, player: str) -> tuple[float, float]:
+        """(mu, sigma) before the player's first match: [initial], or the league's."""
+        held = self.starts.get(player, self.initial)
+        return held.mu, held.sigma
 
-    def step(self, round: Round, before: Mapping[str, Skill]) -> tuple[RatingEvent, dict[str, Skill]]:
-        (m,) = round.matches
-        held = [before[name] for name in m.players]
-        teams: dict[int, list[int]] = {}          # team number -> indexes into m.players
-        for i, e in enumerate(m.entries):
-            teams.setdefault(e["team"], []).append(i)
-        order = sorted(teams)
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """Every match's update by the kernel (openskill_kernel.py: the package's Plackett-Luce,
+        to the bit), then its columns as events, a change per player in the match's order."""
+        history = encode(matches, self.start)
+        rated = run(history, beta=self.beta, tau=self.tau, kappa=self.kappa, limit_sigma=self.limit_sigma)
+        done = rated.match if rated.status else len(matches)
+        # The events hold no cycles: the cyclic collector waits until they are built.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            rated = update(self.model, [[held[i] for i in teams[t]] for t in order], m.extra["places"])
-        except (OverflowError, ZeroDivisionError, ValueError) as exc:
-            raise RatingDiverged(m.id, "the team strengths e^(mu / c)",
+            events: list[RatingEvent] = []
+            e = 0
+            for m in matches[:done]:
+                changes = []
+                for name in m.players:
+                    mu0, s0, mu1, s1 = (rated.mu_before[e], rated.sigma_before[e], rated.mu_after[e],
+                                        rated.sigma_after[e])
+                    changes.append(Change(name, mu0 - Z * s0, mu1 - Z * s1, {
+                        "mu_before": mu0, "mu_after": mu1, "sigma_before": s0, "sigma_after": s1,
+                    }))
+                    e += 1
+                events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
+        finally:
+            if collecting:
+                gc.enable()
+        if rated.status == RAISED:
+            raise RatingDiverged(matches[done].id, "the team strengths e^(mu / c)",
                                  "use a larger beta or a smaller mu, so that mu / beta stays well "
-                                 "below 700") from exc
-        after: dict[int, Skill] = {}
-        for t, team in zip(order, rated):
-            for i, skill in zip(teams[t], team):
-                after[i] = skill
-        changes = []
-        for i, name in enumerate(m.players):
-            old, new = held[i], after[i]
-            if not (math.isfinite(new.mu) and math.isfinite(new.sigma)):
-                raise RatingDiverged(m.id, f"the skill of {name!r}")
-            changes.append(Change(name, old.ordinal, new.ordinal, {
-                "mu_before": old.mu, "mu_after": new.mu,
-                "sigma_before": old.sigma, "sigma_after": new.sigma,
-            }))
-        return round.event(changes), {name: after[i] for i, name in enumerate(m.players)}
+                                 "below 700")
+        if rated.status == NOT_FINITE:
+            m = matches[done]
+            first = sum(len(x.players) for x in matches[:done])
+            for i, name in enumerate(m.players):
+                if not (math.isfinite(rated.mu_after[first + i]) and math.isfinite(rated.sigma_after[first + i])):
+                    raise RatingDiverged(m.id, f"the skill of {name!r}")
+        return events
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         last, games = last_ratings(events)
