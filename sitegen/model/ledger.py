@@ -15,7 +15,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from sitegen.model.accuracy import accuracy_table, predicts
+from sitegen.model.accuracy import predicts
+from sitegen.model.baselines import accuracy_table
 from sitegen.load.config import Roster
 from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
