@@ -108,16 +108,21 @@ class Summary:
     def add(self, year: np.ndarray, expected: np.ndarray, score: np.ndarray) -> None:
         if not len(expected):
             return
-        years, slot = np.unique(year, return_inverse=True)
+        # A slot per year from the run's first to its last (no sort: a run spans a year or two);
+        # only the years that hold predictions are kept.
+        first = int(year.min())
+        slot = np.asarray(year, dtype=np.int64) - first
+        present = np.flatnonzero(np.bincount(slot))
+        years = np.arange(first, first + int(slot.max()) + 1)
         held = [self.years.get(int(y), [0, 0.0, 0.0, 0.0]) for y in years.tolist()] + [self.total]
         count = np.array([h[0] for h in held], dtype=np.int64)
         ll, br, hit = (np.array([h[i] for h in held], dtype=np.float64) for i in (1, 2, 3))
         args = (np.ascontiguousarray(expected, dtype=np.float64), np.ascontiguousarray(score, dtype=np.float64),
-                slot.astype(np.int64).ravel(), len(years), count, ll, br, hit, EPS, TWO)
+                slot, len(years), count, ll, br, hit, EPS, TWO)
         run(summary_kernel, len(expected), args, (4, 5, 6, 7))
         sums = [[int(n), a, b, c] for n, a, b, c in zip(count.tolist(), ll.tolist(), br.tolist(), hit.tolist())]
-        for y, acc in zip(years.tolist(), sums):
-            self.years[int(y)] = acc
+        for i in present.tolist():
+            self.years[first + i] = sums[i]
         self.total = sums[-1]
 
     def rows(self) -> list[tuple[str, list[float]]]:
