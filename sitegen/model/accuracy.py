@@ -14,15 +14,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from sitegen.model.history import RatedLeague
+from sitegen.model.scoring import BINS, EPS, Calibration, Summary, pack, pair_arrays
+from sitegen.rating.forecasts import PairForecast
 
 HEADER = ("period", "predictions", "log_loss", "brier")
 
 # log(0) is -inf: a prediction of exactly 0 or 1 that turns out wrong (ratings far apart,
 # or a logistic that rounds to 1.0 in floats) would make the mean infinite or NaN. E is
-# clamped into [EPS, 1 - EPS] for the log loss only (the Brier score is finite anyway),
-# the usual guard (scikit-learn's log_loss clamps the same way); one such miss then
+# clamped into [EPS, 1 - EPS] (scoring.EPS) for the log loss only (the Brier score is finite
+# anyway), the usual guard (scikit-learn's log_loss clamps the same way); one such miss then
 # costs -ln(1e-15) = 34.5 instead of infinity.
-EPS = 1e-15
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,10 @@ def predictions(rated: RatedLeague) -> Iterator[Prediction]:
 
 def accuracy(rated: RatedLeague) -> list[Accuracy]:
     """The row "all", then one per calendar year that has predictions, oldest first."""
-    return summarize(predictions(rated))
+    summary = Summary()
+    for pairs in pair_arrays(rated.league.config.system, rated.league.matches, rated.events):
+        summary.add(pairs.year, pairs.expected, pairs.score)
+    return rows_of(summary)
 
 
 def right_side(e: float, s: float) -> float:
@@ -87,20 +91,20 @@ def right_side(e: float, s: float) -> float:
 def summarize(preds: Iterable[Prediction]) -> list[Accuracy]:
     """accuracy.csv's rows from any predictions: a league's own, or a baseline's of the same pairs."""
     # Sums per year in history order; "all" adds the same terms in the same order, so the
-    # file is the same on every machine.
-    sums: dict[int, list[float]] = {}
-    total = [0, 0.0, 0.0, 0.0]
+    # file is the same on every machine (scoring.summary_kernel).
+    summary = Summary()
+    for pairs in pack(as_forecasts(preds)):
+        summary.add(pairs.year, pairs.expected, pairs.score)
+    return rows_of(summary)
+
+
+def rows_of(summary: Summary) -> list[Accuracy]:
+    return [_row(period, acc) for period, acc in summary.rows()]
+
+
+def as_forecasts(preds: Iterable[Prediction]) -> Iterator[PairForecast]:
     for p in preds:
-        ll, br, hit = log_loss_term(p.expected, p.score), (p.expected - p.score) ** 2, right_side(p.expected, p.score)
-        year = sums.setdefault(p.year, [0, 0.0, 0.0, 0.0])
-        for acc in (year, total):
-            acc[0] += 1
-            acc[1] += ll
-            acc[2] += br
-            acc[3] += hit
-    rows = [_row("all", total)]
-    rows += [_row(str(y), sums[y]) for y in sorted(sums)]
-    return rows
+        yield PairForecast(p.year, p.expected, p.score, p.a, p.b, p.match)
 
 
 def _row(period: str, acc: list[float]) -> Accuracy:
@@ -121,8 +125,6 @@ def coin_flip(preds: Iterable[Prediction]) -> Iterator[Prediction]:
 
 
 # --- calibration ---------------------------------------------------------------------
-
-BINS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,19 +155,15 @@ def neutral_side(p: Prediction) -> tuple[float, float]:
 
 def calibration(preds: Iterable[Prediction], bins: int = BINS) -> list[CalibrationBin]:
     """Predicted chance in ``bins`` equal bins against the mean result of each bin."""
-    n = [0] * bins
-    e_sum = [0.0] * bins
-    s_sum = [0.0] * bins
-    for p in preds:
-        e, s = neutral_side(p)
-        # Rounded first: 1 - 0.8 is 0.19999999999999996, which belongs on the 0.2 bound all the same.
-        i = min(max(int(round(e * bins, 9)), 0), bins - 1)
-        n[i] += 1
-        e_sum[i] += e
-        s_sum[i] += s
+    sums = Calibration(bins)
+    for pairs in pack(as_forecasts(preds)):
+        sums.add(pairs)
+    return bins_of(sums)
+
+
+def bins_of(sums: Calibration) -> list[CalibrationBin]:
+    """Each bin's mean E and mean S (neutral_side: the E of a value is rounded first, as
+    1 - 0.8 is 0.19999999999999996, which belongs on the 0.2 bound all the same)."""
+    bins, n, e_sum, s_sum = sums.bins, sums.n.tolist(), sums.e_sum.tolist(), sums.s_sum.tolist()
     return [CalibrationBin(i / bins, (i + 1) / bins, n[i], e_sum[i] / n[i] if n[i] else None,
                            s_sum[i] / n[i] if n[i] else None) for i in range(bins)]
-
-
-def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
-    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in accuracy(rated)]

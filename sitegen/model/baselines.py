@@ -23,11 +23,14 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from sitegen.model.accuracy import (
-    Accuracy, CalibrationBin, Prediction, calibration, coin_flip, predictions, predicts, summarize,
+    COIN_FLIP, HEADER, Accuracy, CalibrationBin, Prediction, accuracy, bins_of, predicts, rows_of,
 )
 from sitegen.load.config import LeagueConfig
 from sitegen.model.history import RatedLeague, rate_league
+from sitegen.model.scoring import Calibration, PlainElo, Summary, pair_arrays
 from sitegen.rating.base import RatingDiverged, expected
 from sitegen.rating.elo import new_ratings
 from sitegen.load.validate import League
@@ -107,25 +110,63 @@ class Comparison:
     sweep: "Sweep | None" = None      # league.toml's [tune], replayed as `sitegen tune` does
 
 
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Everything scored from the league's own predictions, in one pass over them."""
+
+    own: tuple[Accuracy, ...]                 # accuracy.csv's rows
+    coin_flip: tuple[Accuracy, ...]
+    plain_elo: tuple[Accuracy, ...] | None    # when the league's parameters are the defaults
+    calibration: tuple[CalibrationBin, ...]
+
+
+SCORES = "scores"       # RatedLeague.cache key
+
+
+def league_scores(rated: RatedLeague) -> Scores:
+    """The league's predictions made once and scored for accuracy.csv and the accuracy page
+    together (a battle royale's are tens of millions of pairs); kept in ``rated.cache``."""
+    cached = rated.cache.get(SCORES)
+    if cached is not None:
+        return cached
+    own, coin, sums = Summary(), Summary(), Calibration()
+    plain = PlainElo(PLAIN_K, PLAIN_INITIAL) if uses_defaults(rated.league.config) else None
+    for pairs in pair_arrays(rated.league.config.system, rated.league.matches, rated.events):
+        own.add(pairs.year, pairs.expected, pairs.score)
+        coin.add(pairs.year, np.full(len(pairs), COIN_FLIP), pairs.score)
+        sums.add(pairs)
+        if plain is not None:
+            plain.add(pairs)
+    scores = Scores(tuple(rows_of(own)), tuple(rows_of(coin)),
+                    tuple(rows_of(plain.finish())) if plain is not None else None, tuple(bins_of(sums)))
+    rated.cache[SCORES] = scores
+    return scores
+
+
+def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
+    """accuracy.csv."""
+    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in league_scores(rated).own]
+
+
 def compare(rated: RatedLeague) -> Comparison | None:
     """The league's predictions beside both baselines; None for a system that predicts nothing."""
     if not predicts(rated):
         return None
     config = rated.league.config
-    own = list(predictions(rated))
-    models = [Model("league", "These ratings", tuple(summarize(own)))]
-    same = uses_defaults(config)
-    if same:
-        models.append(Model("plain-elo", f"Plain Elo, K = {PLAIN_K}", tuple(summarize(plain_elo(own)))))
+    scores = league_scores(rated)
+    models = [Model("league", "These ratings", scores.own)]
+    same = scores.plain_elo is not None
+    if scores.plain_elo is not None:
+        models.append(Model("plain-elo", f"Plain Elo, K = {PLAIN_K}", scores.plain_elo))
     else:
         try:
             default = replay(rated.league, default_params(config))
         except RatingDiverged as exc:
             models.append(Model("default", "Default parameters", (), exc.event))
         else:
-            models.append(Model("default", "Default parameters", tuple(summarize(predictions(default)))))
-    models.append(Model("coin-flip", "Coin flip", tuple(summarize(coin_flip(own)))))
-    return Comparison(tuple(models), tuple(calibration(own)), same, curator_sweep(rated))
+            models.append(Model("default", "Default parameters", tuple(accuracy(default))))
+    models.append(Model("coin-flip", "Coin flip", scores.coin_flip))
+    return Comparison(tuple(models), scores.calibration, same, curator_sweep(rated))
 
 
 def curator_sweep(rated: RatedLeague) -> "Sweep | None":

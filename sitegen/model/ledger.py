@@ -15,7 +15,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from sitegen.model.accuracy import accuracy_table, predicts
+from sitegen.model.accuracy import predicts
+from sitegen.model.baselines import accuracy_table
 from sitegen.load.config import Roster
 from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
@@ -73,9 +74,18 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
+LEDGER_KEY = "ledger-key"       # RatedLeague.cache key: the hash, once changes.csv is written
+
+
 def ledger(rated: RatedLeague) -> str:
-    """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py)."""
-    return ledger_key(table_csv(changes_columns(rated)))
+    """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py).
+
+    Taken when league_files writes changes.csv; written out again only if it has not been.
+    """
+    key = rated.cache.get(LEDGER_KEY)
+    if key is None:
+        key = rated.cache[LEDGER_KEY] = ledger_key(table_csv(changes_columns(rated)))
+    return key
 
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
@@ -96,6 +106,7 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
         text = table_csv(table)
         if name == "changes":
             key.append(ledger_key(text))
+            rated.cache[LEDGER_KEY] = key[0]
         yield f"{name}.csv", text
         yield f"{name}.json", table_json(table)
     for name, frame in parquet_frames(rated, matches).items():

@@ -93,7 +93,19 @@ def pool_params(system: System) -> PoolParams:
 
 
 def opponent_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
-    """Every rated player's pool, in standings order; ``ledger`` from ``ledger_key``."""
+    """Every rated player's pool, in standings order; ``ledger`` from ``ledger_key``.
+
+    Drawn once per league and ledger (pools.csv and the player pages both show them) and kept
+    in ``rated.cache``: callers must not modify the list.
+    """
+    key = ("pools", ledger)
+    cached = rated.cache.get(key)
+    if cached is None:
+        cached = rated.cache[key] = _draw_pools(rated, ledger)
+    return cached
+
+
+def _draw_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
     system = pool_params(rated.league.config.system)
     deviation = float(system.pool_deviation)
     per_side = int(system.pool_size) // 2

@@ -40,10 +40,22 @@ def predicts(system: System) -> bool:
 
 # --- the state each prediction starts from ---------------------------------------------
 
+STATES = "predictor-states"     # RatedLeague.cache key
+
+
 def player_states(rated: RatedLeague) -> dict[str, dict[str, Any]]:
-    """Per rated player, in standings order: what the system needs of them for a next match."""
-    system = rated.league.config.system
-    return system.predictor_states(rated.league.matches, rated.events, [r.standing for r in rated.standings])
+    """Per rated player, in standings order: what the system needs of them for a next match.
+
+    Made once per league (ratings.json and the pages' predictor both read it) and kept in
+    ``rated.cache``: callers must not modify it.
+    """
+    states = rated.cache.get(STATES)
+    if states is None:
+        system = rated.league.config.system
+        states = system.predictor_states(rated.league.matches, rated.events,
+                                         [r.standing for r in rated.standings])
+        rated.cache[STATES] = states
+    return states
 
 
 def ratings_json(rated: RatedLeague) -> str | None:

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sitegen.model.accuracy import Accuracy, predictions, summarize
+from sitegen.model.accuracy import Accuracy, accuracy
 from sitegen.rating.base import Param, RatingDiverged, did_you_mean, toml_text, value_text
 from sitegen.load.validate import League
 
@@ -155,7 +155,7 @@ def _trial(overrides: dict[str, Any]) -> tuple[Accuracy | None, str | None]:
         rated = replay(_league, overrides)
     except RatingDiverged as exc:
         return None, exc.event
-    return summarize(predictions(rated))[0], None
+    return accuracy(rated)[0], None
 
 
 def sweep(league: League, wanted: Sequence[tuple[Param, Sequence[Any]]], workers: int | None = None) -> Sweep:

@@ -6,6 +6,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+import numpy as np
+
 from sitegen.rating.values import RatingEvent
 
 
@@ -22,6 +24,34 @@ class PairForecast:
     a: str
     b: str
     match: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairArrays:
+    """A run of PairForecasts as columns (a battle royale holds 4,950 pairs a lobby), in history order.
+
+    ``a``, ``b`` index ``names`` and ``match`` indexes ``match_ids``; the tables may be shared
+    by every run of a league, and an index names the same thing in all of them. ``flip`` is
+    whether b's name comes before a's by code point (accuracy.neutral_side).
+    """
+
+    year: np.ndarray          # int64
+    expected: np.ndarray      # float64
+    score: np.ndarray         # float64
+    a: np.ndarray             # int64
+    b: np.ndarray             # int64
+    match: np.ndarray         # int64
+    flip: np.ndarray          # bool
+    names: tuple[str, ...]
+    match_ids: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.expected)
+
+    def forecasts(self) -> Iterator[PairForecast]:
+        for y, e, s, a, b, m in zip(self.year.tolist(), self.expected.tolist(), self.score.tolist(),
+                                    self.a.tolist(), self.b.tolist(), self.match.tolist()):
+            yield PairForecast(y, e, s, self.names[a], self.names[b], self.match_ids[m])
 
 
 @dataclass(frozen=True, slots=True)

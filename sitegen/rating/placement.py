@@ -18,12 +18,17 @@ from sitegen.rating.base import (
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
-from sitegen.rating.base import Curve, event_name, expected, expected_curve, first_of, listing
-from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairForecast, PairPrediction
+from sitegen.rating.base import Curve, event_name, expected_curve, first_of, listing
+from sitegen.rating.exact import expected_many
+from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairArrays, PairForecast, PairPrediction
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
 from sitegen.rating.titles import ordinal
 from sitegen.rating.replay import Round
+
+# Pairs scored in one go: large enough for NumPy to pay, small enough to keep memory flat
+# (a run of 2^20 pairs holds ~50 MB of columns).
+PAIRS_AT_ONCE = 1 << 20
 
 
 def placement_terms(ratings: np.ndarray, places: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -195,19 +200,45 @@ class Placement(MatchSystem):
     def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
         """One per pair of players of a match: the better placed one's E from the ratings before
         the match, against S = 1; on a tie the earlier listed of the two, S = 0.5."""
+        for run in self.pair_forecast_arrays(matches, events):
+            yield from run.forecasts()
+
+    def pair_forecast_arrays(self, matches: Sequence[Match], events: Sequence[RatingEvent],
+                             size: int = PAIRS_AT_ONCE) -> Iterator[PairArrays]:
+        """``pair_forecasts`` as columns, whole matches of about ``size`` pairs a run: a lobby
+        of 100 is 4,950 pairs, too many to make one object each (accuracy.csv, the baselines)."""
         places_of = {m.id: [e["place"] for e in m.entries] for m in matches}
+        names: dict[str, int] = {}
         for event in events:
-            places = places_of[event.key]
+            for c in event.changes:
+                names.setdefault(c.player, len(names))
+        table = tuple(names)
+        rank = np.empty(len(table), dtype=np.int64)           # position by code point
+        rank[sorted(range(len(table)), key=table.__getitem__)] = np.arange(len(table))
+        match_ids = tuple(event.key for event in events)
+        parts: list[tuple[np.ndarray, ...]] = []
+        held = 0
+        for number, event in enumerate(events):
+            n = len(event.changes)
+            i, j = _upper_pairs(n)          # every pair i < j in row order: the match's listing
+            # TOML integers have no size limit; past int64 numpy keeps them as exact Python ints.
+            places = np.array(places_of[event.key])
             # Rows follow the match's player order; a placement change always has a rating before.
-            ratings = [cast(float, c.before) for c in event.changes]
-            names = [c.player for c in event.changes]
-            n = len(ratings)
-            for i in range(n):
-                for j in range(i + 1, n):
-                    # The better placed one is predicted; on a tie the earlier listed (i).
-                    a, b = (j, i) if places[j] < places[i] else (i, j)
-                    yield PairForecast(event.played.year, expected(ratings[a], ratings[b]),
-                                       0.5 if places[i] == places[j] else 1.0, names[a], names[b], event.key)
+            ratings = np.array([cast(float, c.before) for c in event.changes], dtype=np.float64)
+            who = np.array([names[c.player] for c in event.changes], dtype=np.int64)
+            # The better placed one is predicted; on a tie the earlier listed (i).
+            later_ahead = places[j] < places[i]
+            a = np.where(later_ahead, j, i)
+            b = np.where(later_ahead, i, j)
+            score = np.where(places[i] == places[j], 0.5, 1.0)
+            parts.append((ratings[a], ratings[b], score, who[a], who[b],
+                          np.full(len(a), event.played.year, dtype=np.int64), np.full(len(a), number, dtype=np.int64)))
+            held += len(a)
+            if held >= size:
+                yield _pair_run(parts, rank, table, match_ids)
+                parts, held = [], 0
+        if parts:
+            yield _pair_run(parts, rank, table, match_ids)
 
     def predictor_params(self) -> dict[str, Any]:
         return self.param_values("k", "k_bands", "normalize", "floor", "initial")
@@ -246,6 +277,23 @@ class Placement(MatchSystem):
     def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
         """Every resample's ratings at once (honest.py's bootstrap): ``placement_replays``."""
         return placement_replays(self, matches, draws)
+
+
+_pairs_of: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _upper_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) of every pair i < j of n players, i's rows first: the order of the nested loops."""
+    pairs = _pairs_of.get(n)
+    if pairs is None:
+        pairs = _pairs_of[n] = np.triu_indices(n, 1)
+    return pairs
+
+
+def _pair_run(parts: list[tuple[np.ndarray, ...]], rank: np.ndarray, names: tuple[str, ...],
+              match_ids: tuple[str, ...]) -> PairArrays:
+    r_a, r_b, score, a, b, year, match = (np.concatenate(col) for col in zip(*parts))
+    return PairArrays(year, expected_many(r_a, r_b), score, a, b, match, rank[b] < rank[a], names, match_ids)
 
 
 def placement_replays(system: Placement, matches: Sequence[Match],

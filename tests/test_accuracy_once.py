@@ -1,0 +1,64 @@
+"""A build makes each league's predictions, predictor states and opponent pools once: the data
+files and the pages share them through RatedLeague.cache, and the output is what it was."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import sitegen.model.ledger as ledger_module
+import sitegen.model.pools as pools_module
+from sitegen.commands.build import build
+from sitegen.rating.elo import Elo
+from sitegen.rating.placement import Placement
+from helpers import day, elo_match, league_toml, write_files
+
+
+def placement_match(played: str, places: dict[str, int]) -> str:
+    players = ", ".join(f'{{ name = "{n}", place = {p} }}' for n, p in places.items())
+    return f"[[match]]\nplayed = {played}\nplayers = [{players}]\n\n"
+
+
+@pytest.fixture
+def site(tmp_path):
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    elo = "".join(elo_match(day(i), names[i % 5], 1, names[(i + 2) % 5], 0) for i in range(30))
+    br = "".join(placement_match(day(i), {n: 1 + (i * (k + 1)) % 3 for k, n in enumerate(names)}) for i in range(12))
+    return write_files(tmp_path / "site", {
+        "matches/duels/league.toml": league_toml("elo"),
+        "matches/duels/m.toml": elo,
+        "matches/royale/league.toml": league_toml("placement"),
+        "matches/royale/m.toml": br,
+    })
+
+
+def counting(monkeypatch, owner, name, calls: Counter):
+    original = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        calls[name] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+
+
+def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site, tmp_path, monkeypatch):
+    build(site, tmp_path / "first")
+    calls: Counter = Counter()
+    counting(monkeypatch, Placement, "pair_forecast_arrays", calls)
+    counting(monkeypatch, Elo, "pair_forecasts", calls)
+    counting(monkeypatch, Placement, "predictor_states", calls)
+    counting(monkeypatch, Elo, "predictor_states", calls)
+    counting(monkeypatch, pools_module, "_draw_pools", calls)
+    counting(monkeypatch, ledger_module, "ledger_key", calls)
+    build(site, tmp_path / "second")
+    # Predictions and states once a league; the elo league draws its pools once; changes.csv is
+    # hashed as each league writes it, and the pages' pools reuse that hash.
+    assert calls == Counter(pair_forecast_arrays=1, pair_forecasts=1, predictor_states=2, _draw_pools=1,
+                            ledger_key=2)
+    first = {p.relative_to(tmp_path / "first"): p.read_bytes() for p in (tmp_path / "first").rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path / "second"): p.read_bytes() for p in (tmp_path / "second").rglob("*")
+              if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
