@@ -77,11 +77,16 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def match_order(league) -> list[str]:
-    """The league's history as prefix digests: entry i covers matches 0..i in history order, each
-    by everything the rating reads of it. Stored in the cache after a build, so that a later build
-    can find the first match that changed (the first differing entry) and replay from there."""
-    h = hashlib.sha256(repr(league.config).encode())
+def match_order(root: Path, league) -> list[str]:
+    """The league's history as prefix digests: entry i covers league.toml's bytes and matches
+    0..i in history order, each by everything the rating reads of it. Stored in the cache after
+    a build, so that a later build can find the first match that changed (the first differing
+    entry) and replay from there."""
+    try:
+        config = (root / league.config.file).read_bytes()
+    except OSError:
+        config = b""
+    h = hashlib.sha256(config)
     out = []
     for m in league.matches:
         h.update(repr(m).encode())
@@ -127,6 +132,6 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         output.discard()
     if store is not None:
         for league in site.leagues:
-            store.put("order", league.config.slug, match_order(league))
+            store.put("order", league.config.slug, match_order(root, league))
         store.prune()
     return output
