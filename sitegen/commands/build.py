@@ -11,12 +11,11 @@ byte for byte what a build without it writes.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from sitegen.load import config as cfg
-from sitegen.load.cache import Cache, open_cache
+from sitegen.load.cache import Cache, match_order, open_cache
 from sitegen.load.content import content_sources
 from sitegen.load.checked import Site
 from sitegen.model.history import RatedLeague, rate_league
@@ -77,23 +76,6 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def match_order(root: Path, league) -> list[str]:
-    """The league's history as prefix digests: entry i covers league.toml's bytes and matches
-    0..i in history order, each by everything the rating reads of it. Stored in the cache after
-    a build, so that a later build can find the first match that changed (the first differing
-    entry) and replay from there."""
-    try:
-        config = (root / league.config.file).read_bytes()
-    except OSError:
-        config = b""
-    h = hashlib.sha256(config)
-    out = []
-    for m in league.matches:
-        h.update(repr(m).encode())
-        out.append(h.copy().hexdigest()[:16])
-    return out
-
-
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
           cache: bool = True) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
@@ -125,7 +107,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         for league in rated:
             for name, text in league_files(league, prov, site.roster):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
-        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov)
+        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov,
+                    cache=store)
         progress.moving(len(output.sizes), out)
         output.commit()
     finally:

@@ -2,8 +2,9 @@
 a small edit redoes only what the edit touched.
 
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
-(load/site.py), and each league's match-order fingerprint (commands/build.py), from which a
-later build can tell the first match that changed. Every key also covers sitegen's own
+(load/site.py); a league's bootstrap intervals keyed by ``league_digest``, every input of its
+ratings (model/honest.py); and each league's match-order fingerprint (``match_order``, stored by
+commands/build.py), from which a later build can tell the first match that changed. Every key also covers sitegen's own
 code (``code_digest``: every source and template file of the package), so an upgraded or edited
 sitegen never reads what an older one wrote.
 
@@ -24,7 +25,10 @@ import tempfile
 import time
 from functools import cache as memoize
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sitegen.load.validate import League
 
 FOLDER = ".sitegen-cache"
 FORMAT = b"sitegen-cache 1"
@@ -131,6 +135,40 @@ class Cache:
             stamp.write_text(" ".join(map(str, history)) + "\n")
         except OSError:
             pass
+
+
+def _league_head(root: Path, league: League) -> hashlib._Hash:
+    """A hash started with the league's slug and the bytes of every file its rating reads besides
+    its matches: league.toml, players.toml (names and aliases) and pyproject.toml (settings)."""
+    h = hashlib.sha256(league.config.slug.encode("utf-8") + b"\0")
+    for path in (root / league.config.file, root / "matches" / "players.toml", root / "pyproject.toml"):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"\0absent"
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h
+
+
+def match_order(root: Path, league: League) -> list[str]:
+    """The league's history as prefix digests: entry i covers the league's other inputs
+    (``_league_head``) and matches 0..i in history order, each by everything the rating reads of
+    it (its repr: id, time, file, position, players, entries, extra). Kept after a build, so that
+    a later one can tell the first match that changed: the first entry that differs."""
+    h = _league_head(root, league)
+    out = []
+    for m in league.matches:
+        h.update(repr(m).encode("utf-8"))
+        out.append(h.copy().hexdigest()[:16])
+    return out
+
+
+def league_digest(root: Path, league: League) -> str:
+    """One sha256 over everything a league's ratings are computed from (``match_order``'s last entry, whole)."""
+    h = _league_head(root, league)
+    for m in league.matches:
+        h.update(repr(m).encode("utf-8"))
+    return h.hexdigest()
 
 
 def open_cache(root: Path, enabled: bool = True) -> Cache | None:
