@@ -36,7 +36,7 @@ players = [
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     root = tmp_path / "site"
-    shutil.copytree(FIXTURE, root)
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))     # another test may have built it in place
     return root
 
 
@@ -156,8 +156,8 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_build(site: Path, tmp_
     assert_same_as_cold(site, out, tmp_path)
 
 
-def test_problems_in_a_cached_file_are_reported_as_without_the_cache(site: Path) -> None:
-    check(site)                                  # every file parsed and cached
+def test_problems_in_a_cached_file_are_reported_as_without_the_cache(site: Path, tmp_path: Path) -> None:
+    build(site, tmp_path / "out")               # every file parsed and cached
     path = site / LADDER
     path.write_text(path.read_text(encoding="utf-8").replace("score = 0.5", 'score = "half"', 1)
                     + '\n[[match]]\nplayed = "2024-13-01"\n', encoding="utf-8")
@@ -171,6 +171,17 @@ def test_problems_in_a_cached_file_are_reported_as_without_the_cache(site: Path)
     first = problems(True)
     assert first == problems(False) == problems(True)
     assert any("april.toml:" in line for line in first) and any("2024.toml:1" in line for line in first)
+
+
+def test_check_reads_the_cache_and_writes_nothing(site: Path, tmp_path: Path) -> None:
+    assert main(["check", "--root", str(site), "--quiet"]) == 0
+    assert not (site / FOLDER).exists()
+    build(site, tmp_path / "out")
+    before = files_of(site / FOLDER)
+    path = site / LADDER
+    path.write_text(path.read_text(encoding="utf-8") + APPENDED, encoding="utf-8")
+    assert main(["check", "--root", str(site), "--quiet"]) == 0
+    assert files_of(site / FOLDER) == before
 
 
 def test_no_cache_leaves_no_cache_folder(site: Path, tmp_path: Path, capsys) -> None:

@@ -36,7 +36,8 @@ def check(root: Path, *, cache: bool | Cache = True) -> Site:
     progress = current()
     progress.reading()
     problems = Problems()
-    store = cache if isinstance(cache, Cache) else open_cache(root, cache)
+    # check alone writes nothing: it reads the cache a build left, never adds to it.
+    store = cache if isinstance(cache, Cache) else open_cache(root, cache, writable=False)
     source = load_site(root, problems, store)
     settings = cfg.site_settings(source, problems)
     roster = cfg.roster(source.players, problems)

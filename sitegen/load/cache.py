@@ -61,9 +61,9 @@ def digest(*parts: bytes | str) -> str:
 class Cache:
     """Entries on disk under ``folder``; ``get`` and ``put`` never raise for the cache's own sake."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, writable: bool = True) -> None:
         self.folder = folder
-        self.writable = True
+        self.writable = writable
         self.used: set[Path] = set()        # the entries this build read or wrote (kept by ``prune``)
         self.started = time.time_ns()
 
@@ -171,6 +171,7 @@ def league_digest(root: Path, league: League) -> str:
     return h.hexdigest()
 
 
-def open_cache(root: Path, enabled: bool = True) -> Cache | None:
-    """The site's cache, or None when disabled (``--no-cache``)."""
-    return Cache(root / FOLDER) if enabled else None
+def open_cache(root: Path, enabled: bool = True, *, writable: bool = True) -> Cache | None:
+    """The site's cache, or None when disabled (``--no-cache``); `sitegen check` reads it only,
+    as it writes nothing."""
+    return Cache(root / FOLDER, writable=writable) if enabled else None
