@@ -15,6 +15,7 @@ import pytest
 
 from sitegen.commands.build import build, check, match_order
 from sitegen.commands.cli import main
+from sitegen.commands.serve import rebuild
 from sitegen.load.cache import FOLDER, Cache, league_digest, open_cache
 from sitegen.model.history import rate_league
 from sitegen.model.honest import bootstrap, cached_bootstrap
@@ -264,3 +265,13 @@ def test_bootstrap_intervals_come_from_the_cache_only_for_the_same_input(site: P
         changed = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
         assert league_digest(site, changed) != key
         key = league_digest(site, changed)
+
+
+def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_path: Path, capsys) -> None:
+    assert rebuild(site, tmp_path / "out", cache=False)
+    assert not (site / FOLDER).exists()
+    assert rebuild(site, tmp_path / "out")
+    assert (site / FOLDER / "bootstrap").is_dir()
+    append(site)
+    assert rebuild(site, tmp_path / "out")
+    assert_same_as_cold(site, tmp_path / "out", tmp_path)
