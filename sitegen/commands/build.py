@@ -115,7 +115,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     finally:
         output.discard()
     if store is not None:
-        for league in site.leagues:
-            store.put("order", league.config.slug, match_order(root, league))
+        for checked in site.leagues:
+            store.put("order", checked.config.slug, match_order(root, checked))
         store.prune()
     return output
