@@ -9,17 +9,23 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sitegen.commands.build import build, check, match_order
+from sitegen.commands.build import build, check
 from sitegen.commands.cli import main
 from sitegen.commands.serve import rebuild
-from sitegen.load.cache import FOLDER, Cache, league_digest, open_cache
+from sitegen.load.cache import FOLDER, Cache, league_digest, match_order, open_cache
 from sitegen.model.history import rate_league
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.load.problems import InvalidInput
+from sitegen.load.validate import League
+from sitegen.rating.base import Match
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LADDER = Path("matches/ladder/2024/april.toml")
@@ -275,3 +281,27 @@ def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_pat
     append(site)
     assert rebuild(site, tmp_path / "out")
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
+
+
+def _match(i: int, score: float) -> Match:
+    return Match(id=f"m{i}", played=datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(hours=i),
+                 file="matches/x/a.toml", position=i + 1, notes=None, players=("A", "B"),
+                 entries=({"score": score}, {"score": 1 - score}))
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=30), st.data())
+@settings(max_examples=60, deadline=None)
+def test_match_order_s_first_difference_is_the_first_changed_match(tmp_path_factory, scores, data) -> None:
+    """Whatever the history: entries before the first changed match are equal, and every entry
+    from it on differs; an appended match leaves every earlier entry as it was."""
+    root = tmp_path_factory.mktemp("order")
+    config = SimpleNamespace(slug="x", file="matches/x/league.toml")
+    before = [_match(i, s) for i, s in enumerate(scores)]
+    at = data.draw(st.integers(0, len(scores) - 1))
+    after = list(before)
+    after[at] = _match(at, 1.0 - scores[at] if scores[at] != 0.5 else 0.0)
+    a = match_order(root, League(config, tuple(before)))       # type: ignore[arg-type]
+    b = match_order(root, League(config, tuple(after)))        # type: ignore[arg-type]
+    assert a[:at] == b[:at] and all(x != y for x, y in zip(a[at:], b[at:]))
+    longer = match_order(root, League(config, (*before, _match(len(scores), 1.0))))   # type: ignore[arg-type]
+    assert longer[:len(a)] == a and len(longer) == len(a) + 1
