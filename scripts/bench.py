@@ -11,7 +11,8 @@ build costs. Cases, run one at a time, each build in a child process with a time
 For each league: the wall and CPU time of every build stage (the hooks of
 sitegen/commands/progress.py), peak RSS, output files and bytes (per match), and the time of
 a rebuild after one match is appended to the last file (into the same output) against the
-cold build. Usage:
+cold build; the rebuild uses the build cache the cold build left in the generated site
+(.sitegen-cache/, sitegen/load/cache.py), as a curator's next build would. Usage:
 
     python scripts/bench.py                       # everything (make bench)
     python scripts/bench.py --quick               # the 10k leagues only (make bench-quick)

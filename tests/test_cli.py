@@ -91,7 +91,7 @@ def test_build_a_root_with_only_matches_uses_the_built_in_theme(make_site):
     assert [p.path for p in spec_pages()] == [f"spec/{f.name}" for f in specs]
     for page in spec_pages():
         assert (out / page.url / "index.html").is_file(), page.url
-    assert sorted(p.name for p in root.iterdir()) == ["_site", "matches"]
+    assert sorted(p.name for p in root.iterdir()) == [".sitegen-cache", "_site", "matches"]
 
 
 def test_built_in_spec_pages_exist():

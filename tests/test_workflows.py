@@ -27,12 +27,13 @@ PINS = {
     "actions/configure-pages": ("983d7736d9b0ae728b81ab479565c72886d7745b", "v5.0.0"),
     "actions/upload-pages-artifact": ("fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"),
     "actions/deploy-pages": ("cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"),
+    "actions/cache": ("5a3ec84eff668545956fd18022155c47e93e2684", "v4.2.3"),
 }
 # actionlint knows the inputs and outputs of popular actions by major version, not by commit:
 # the newest major of each that its data set (actionlint 1.7.7) holds.
 KNOWN_MAJORS = {
     "actions/checkout": "v4", "actions/setup-python": "v5", "actions/configure-pages": "v5",
-    "actions/upload-pages-artifact": "v3", "actions/deploy-pages": "v4",
+    "actions/upload-pages-artifact": "v3", "actions/deploy-pages": "v4", "actions/cache": "v4",
 }
 USES = re.compile(r"uses: (?P<action>[\w.-]+/[\w.-]+)@(?P<ref>\S+)(?P<comment>.*)$", re.M)
 

@@ -2,6 +2,11 @@
 
 check(root) is the first two stages and stops there: it imports nothing that renders (charts,
 markdown, templates, search), so `sitegen check` stays quick; build() imports those as it needs them.
+
+Both use the build cache ``.sitegen-cache/`` (load/cache.py) unless ``cache=False`` (--no-cache):
+parsed match files and each league's match-order fingerprint; with it, build() links the files
+whose bytes equal the published ones instead of writing them (output/write.py). The output is
+byte for byte what a build without it writes.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import os
 from pathlib import Path
 
 from sitegen.load import config as cfg
+from sitegen.load.cache import Cache, match_order, open_cache
 from sitegen.load.content import content_sources
 from sitegen.load.checked import Site
 from sitegen.model.history import RatedLeague, rate_league
@@ -22,7 +28,7 @@ from sitegen.load.validate import league_matches
 from sitegen.output.write import Output, check_output_folder
 
 
-def check(root: Path) -> Site:
+def check(root: Path, *, cache: bool | Cache = True) -> Site:
     """Load and validate a site repository; raises InvalidInput with every problem.
 
     The command's progress (sitegen/commands/progress.py) hears of the stages; its ``checked`` comes last.
@@ -30,7 +36,9 @@ def check(root: Path) -> Site:
     progress = current()
     progress.reading()
     problems = Problems()
-    source = load_site(root, problems)
+    # check alone writes nothing: it reads the cache a build left, never adds to it.
+    store = cache if isinstance(cache, Cache) else open_cache(root, cache, writable=False)
+    source = load_site(root, problems, store)
     settings = cfg.site_settings(source, problems)
     roster = cfg.roster(source.players, problems)
     leagues = []
@@ -69,7 +77,8 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None) -> Output:
+def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
+          cache: bool = True) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
 
     The command's progress (sitegen/commands/progress.py) hears of each stage; by default nothing is shown.
@@ -85,21 +94,28 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     # A symbolic link is judged by the folder it points to, as the command line resolves --out.
     root, out = root.resolve(), out.resolve()
     check_output_folder(root, out)
-    site = check(root)
+    store = open_cache(root, cache)
+    site = check(root, cache=store if store is not None else False)
     site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
     # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
     prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
     progress.rating(site)
     rated = rate(site)
-    output = Output(out)
+    # With the cache, files equal to the published ones are linked, not rewritten (write.py).
+    output = Output(out, reuse=store is not None)
     try:
         progress.writing_data()
         for league in rated:
             for name, text in league_files(league, prov, site.roster):
                 output.add(f"data/{league.league.config.slug}/{name}", text)
-        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov)
+        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov,
+                    cache=store)
         progress.moving(len(output.sizes), out)
         output.commit()
     finally:
         output.discard()
+    if store is not None:
+        for checked in site.leagues:
+            store.put("order", checked.config.slug, match_order(root, checked))
+        store.prune()
     return output

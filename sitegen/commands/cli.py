@@ -86,7 +86,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = args.out or args.root / "_site"
     try:
         with reporting(_progress(args, strict=args.strict)) as progress:
-            output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url)
+            output = build(args.root, out, base_url=args.base_url, repo_url=args.repo_url,
+                           cache=not args.no_cache)
             progress.done()
     except InvalidInput as exc:
         return _report(exc, wrote=True, root=args.root, every=args.all)
@@ -103,7 +104,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     try:
         with reporting(_progress(args, strict=args.strict)):
-            site = check(args.root)
+            site = check(args.root, cache=not args.no_cache)
     except InvalidInput as exc:
         return _report(exc, wrote=False, root=args.root, every=args.all)
     matches = sum(len(lg.matches) for lg in site.leagues)
@@ -130,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         return serve(args.root, args.out or args.root / "_site", host="127.0.0.1", port=args.port,
-                     base_url=args.base_url, repo_url=args.repo_url)
+                     base_url=args.base_url, repo_url=args.repo_url, cache=not args.no_cache)
     except OSError as exc:
         print(f"sitegen: cannot serve on 127.0.0.1:{args.port}: {exc.strerror or exc}; "
               "try another --port", file=sys.stderr)
@@ -224,6 +225,11 @@ def parser() -> argparse.ArgumentParser:
                         help="a name that looks like a misspelling of another player's (a note without "
                              "it) is a problem; list a new player in matches/players.toml to allow the name")
 
+    def no_cache(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the build cache ROOT/.sitegen-cache/ (parsed files, "
+                             "rendered pages); the output is the same either way")
+
     def progress(sp: argparse.ArgumentParser) -> None:
         shown = sp.add_mutually_exclusive_group()
         shown.add_argument("--progress", dest="progress", action="store_const", const=True, default=None,
@@ -243,6 +249,7 @@ def parser() -> argparse.ArgumentParser:
                                       "commit into it; default: repo_url in [tool.sitegen]")
     b.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     strict(b)
+    no_cache(b)
     progress(b)
     b.set_defaults(func=cmd_build)
 
@@ -252,6 +259,7 @@ def parser() -> argparse.ArgumentParser:
     common(c)
     c.add_argument("--all", action="store_true", help="list every problem, also past a few dozen of one kind")
     strict(c)
+    no_cache(c)
     progress(c)
     c.set_defaults(func=cmd_check)
 
@@ -266,6 +274,7 @@ def parser() -> argparse.ArgumentParser:
                                       "default: base_url in [tool.sitegen]")
     s.add_argument("--repo-url", help="the repository's http(s) URL, for links from match pages to "
                                       "files and commits; default: repo_url in [tool.sitegen]")
+    no_cache(s)
     s.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("diff", help="what a change to the match files does to the ratings",

@@ -262,11 +262,13 @@ def _release() -> None:
 
 
 def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | None = None,
-            preview: _Preview | None = None) -> bool:
-    """Build once; any failure is printed and the preview goes on (only a stop signal ends it)."""
+            preview: _Preview | None = None, *, cache: bool = True) -> bool:
+    """Build once; any failure is printed and the preview goes on (only a stop signal ends it).
+    Each rebuild goes through the build cache (load/cache.py) unless ``cache`` is False
+    (--no-cache): only the pages an edit touched are rendered again."""
     try:
         with progress.reporting(_Stoppable()):
-            build(root, out, base_url=base_url, repo_url=repo_url)
+            build(root, out, base_url=base_url, repo_url=repo_url, cache=cache)
     except InvalidInput as exc:
         _release()
         _failed([str(problem) for problem in exc.problems], preview)
@@ -293,11 +295,11 @@ def rebuild(root: Path, out: Path, base_url: str | None = None, repo_url: str | 
 
 
 def watch(watcher: _Watcher, root: Path, out: Path, base_url: str | None = None,
-          repo_url: str | None = None, preview: _Preview | None = None) -> None:
+          repo_url: str | None = None, preview: _Preview | None = None, *, cache: bool = True) -> None:
     """Rebuild after each burst of changes, until a stop signal."""
     while True:
         if watcher.wait(timeout=1.0):
-            rebuild(root, out, base_url, repo_url, preview)
+            rebuild(root, out, base_url, repo_url, preview, cache=cache)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -426,7 +428,7 @@ def configured_base_url(root: Path) -> str:
 
 
 def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
-          base_url: str | None = None, repo_url: str | None = None) -> int:
+          base_url: str | None = None, repo_url: str | None = None, cache: bool = True) -> int:
     """The site is served under the path of its base URL (``base_url``, or ``base_url`` in
     [tool.sitegen]), so https://owner.github.io/repo/ is previewed at http://127.0.0.1:PORT/repo/,
     404 page included."""
@@ -452,7 +454,7 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
     with _signals.installed():
         try:
             watcher.start()             # before the build: a change made during it is rebuilt
-            rebuild(root, out, base_url, repo_url, preview)
+            rebuild(root, out, base_url, repo_url, preview, cache=cache)
             effective = base_url if base_url is not None else configured_base_url(root)
             prefix = urlsplit(effective).path if effective else "/"
             prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
@@ -465,7 +467,7 @@ def serve(root: Path, out: Path, *, host: str = "127.0.0.1", port: int = 8000,
                 print(f"sitegen: serving {out} at http://{host}:{httpd.server_address[1]}{prefix} "
                       "(Ctrl-C to stop)", flush=True)
                 try:
-                    watch(watcher, root, out, base_url=base_url, repo_url=repo_url, preview=preview)
+                    watch(watcher, root, out, base_url=base_url, repo_url=repo_url, preview=preview, cache=cache)
                 finally:
                     httpd.shutdown()
         except Stop as exc:

@@ -7,6 +7,7 @@ the file it came from, so later stages can report problems by file and line.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import tomllib
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.rating import limits
+from sitegen.load.cache import Cache
 from sitegen.load.files import entries, link_problem, outside_link, rel, walk
 from sitegen.load.locate import Locator, _line_of, _scan, _string_end, locate  # noqa: F401 - names.py takes locate from here
 from sitegen.load.problems import Problems
@@ -68,25 +70,33 @@ class SiteSource:
     leagues: tuple[LeagueSource, ...]
 
 
-def read_toml(root: Path, path: Path, problems: Problems) -> TomlFile | None:
+def read_toml(root: Path, path: Path, problems: Problems, cache: Cache | None = None) -> TomlFile | None:
     """Parse one TOML file; on failure record the problem (with its line) and return None."""
     name = rel(root, path)
     if link_problem(root, path, problems):
         return None
-    return parse_toml_file(path, name, problems)
+    return parse_toml_file(path, name, problems, cache=cache)
 
 
 def parse_toml_file(path: Path, name: str, problems: Problems, *, kind: str = "a file",
-                    advice: str = ": split it into several files") -> TomlFile | None:
+                    advice: str = ": split it into several files", cache: Cache | None = None) -> TomlFile | None:
     """Read and parse ``path``, reporting under ``name``: its size, encoding, nesting and syntax
-    checked, a syntax error explained. ``kind`` and ``advice`` word the size limit."""
+    checked, a syntax error explained. ``kind`` and ``advice`` word the size limit.
+
+    With a ``cache`` (load/cache.py), a file read before with the same bytes is not parsed again;
+    only files that parsed cleanly are stored, so a problem is always found and worded afresh."""
     try:
         size = path.stat().st_size
         if size > limits.MAX_FILE_BYTES:
             problems.add(name, f"is {size / 2**20:,.0f} MiB; {kind} may hold at most "
                                f"{limits.MAX_FILE_BYTES // 2**20} MiB{advice}")
             return None
-        text = path.read_bytes().decode("utf-8")
+        raw = path.read_bytes()
+        key = hashlib.sha256(raw).hexdigest() if cache is not None else ""
+        hit = cache.get("toml", key) if cache is not None else None
+        if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], str) and isinstance(hit[1], dict):
+            return TomlFile(path, name, hit[0], hit[1])
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         problems.add(name, f"is not valid UTF-8 (byte {exc.start}); save the file as UTF-8",
                      line=exc.object.count(b"\n", 0, exc.start) + 1)
@@ -111,6 +121,8 @@ def parse_toml_file(path: Path, name: str, problems: Problems, *, kind: str = "a
     if nesting(data) > limits.MAX_NESTING:
         problems.add(name, NESTING, line=deep_bracket(text))
         return None
+    if cache is not None:
+        cache.put("toml", key, (text, data))
     return TomlFile(path, name, text, data)
 
 
@@ -193,8 +205,9 @@ def _inside_string(text: str, pos: int) -> bool:
     return False
 
 
-def load_site(root: Path, problems: Problems) -> SiteSource:
-    """Read everything a build needs from ``root``; problems are collected, not raised."""
+def load_site(root: Path, problems: Problems, cache: Cache | None = None) -> SiteSource:
+    """Read everything a build needs from ``root``; problems are collected, not raised. Match
+    files, players.toml and league.toml are parsed through ``cache`` when one is given."""
     settings: dict[str, Any] = {}
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
@@ -216,13 +229,13 @@ def load_site(root: Path, problems: Problems) -> SiteSource:
     elif not link_problem(root, matches, problems):
         folders, strays = entries(root, matches, problems)
         if matches / "players.toml" in strays:
-            players = read_toml(root, matches / "players.toml", problems)
+            players = read_toml(root, matches / "players.toml", problems, cache)
         with_config = [p.name for p in folders if (p / "league.toml").is_file()]
         for folder in folders:
             if folder.name.endswith(".toml"):
                 problems.add(rel(root, folder), "is a folder, but its name ends in .toml: a league folder is "
                                                 "named by its slug; rename it")
-            leagues.append(_load_league(root, folder, with_config, problems))
+            leagues.append(_load_league(root, folder, with_config, problems, cache))
         for stray in strays:
             if stray.name == "players.toml":
                 continue
@@ -261,7 +274,8 @@ def _not_read(name: str) -> str:
             "if it holds matches")
 
 
-def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problems) -> LeagueSource:
+def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problems,
+                 cache: Cache | None = None) -> LeagueSource:
     slug = folder.name
     if not LEAGUE_SLUG.match(slug):
         problems.add(rel(root, folder),
@@ -271,7 +285,7 @@ def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problem
     config = None
     salvaged = None
     if config_path.is_file() or config_path.is_symlink():
-        config = read_toml(root, config_path, problems)
+        config = read_toml(root, config_path, problems, cache)
         if config is None and outside_link(root, config_path) is None:
             salvaged = _salvage_system(config_path)
     else:
@@ -289,7 +303,7 @@ def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problem
             problems.add(rel(root, p), _not_read(p.name))
     # History order compares paths relative to the league folder as strings.
     files.sort(key=lambda p: p.relative_to(folder).as_posix())
-    parsed = tuple(f for f in (read_toml(root, p, problems) for p in files) if f is not None)
+    parsed = tuple(f for f in (read_toml(root, p, problems, cache) for p in files) if f is not None)
     return LeagueSource(slug, folder, config, parsed, salvaged)
 
 

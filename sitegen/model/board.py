@@ -8,6 +8,7 @@ clock, so that the same input always gives the same page.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 
 from sitegen.load.config import BoardSettings, Tier
 from sitegen.model.aggregates import start_ratings
+from sitegen.model.history import RatedLeague
 from sitegen.model.honest import RESAMPLES, bootstrap, grouped_ranks
 from sitegen.model.views import LeagueView, PlayerView
 from sitegen.rating.protocol import Interval
@@ -140,7 +142,10 @@ class Board:
         return round(d[0].high - d[0].low, 9) if d else None
 
 
-def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
+def build_board(lv: LeagueView, settings: BoardSettings,
+                bootstrap_of: Callable[[RatedLeague], dict[str, tuple[float, float]]] = bootstrap) -> Board:
+    """The league page's board; ``bootstrap_of`` gives the bootstrap intervals (honest.py), or
+    the ones a build before computed from the same input (``honest.cached_bootstrap``)."""
     config = lv.config
     rated = lv.rated
     events = rated.events
@@ -202,7 +207,7 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
             spread=interval.width * p.extra[interval.term] if interval else None,
             centre=None if interval is None or interval.centre is None else p.extra[interval.centre],
         ))
-    rows, interval_kind = _honest(lv, rows, has_interval)
+    rows, interval_kind = _honest(lv, rows, has_interval, bootstrap_of)
     active = tuple(r for r in rows if r.active)
     inactive = tuple(r for r in rows if not r.active)
 
@@ -233,7 +238,9 @@ def build_board(lv: LeagueView, settings: BoardSettings) -> Board:
     )
 
 
-def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[Row], str | None]:
+def _honest(lv: LeagueView, rows: list[Row], has_interval: bool,
+            bootstrap_of: Callable[[RatedLeague], dict[str, tuple[float, float]]] = bootstrap,
+            ) -> tuple[list[Row], str | None]:
     """Each row's interval and grouped rank, counted like the board's rank: the active among
     the active, the inactive among every player (as standings.csv)."""
     intervals: dict[str, tuple[float, float]]
@@ -242,7 +249,7 @@ def _honest(lv: LeagueView, rows: list[Row], has_interval: bool) -> tuple[list[R
         intervals = {r.player.name: _own_interval(r) for r in rows}
         kind = "rd"
     else:
-        intervals = bootstrap(lv.rated)
+        intervals = bootstrap_of(lv.rated)
         kind = "bootstrap" if intervals else None
     if kind is None:
         return rows, None

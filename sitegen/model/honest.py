@@ -20,10 +20,12 @@ from __future__ import annotations
 import hashlib
 import random
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
+from sitegen.load.cache import Cache, league_digest
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import Match, RatingDiverged
 
@@ -92,6 +94,21 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
                 samples.setdefault(s.player, []).append(s.rating)
     return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
             for r in rated.standings}
+
+
+def cached_bootstrap(cache: Cache, root: Path) -> Callable[[RatedLeague], dict[str, Interval]]:
+    """``bootstrap`` through the build cache (load/cache.py), keyed by every input of the league's
+    ratings (``league_digest``): a rebuild after an edit elsewhere (a page of content/, a
+    template, another league) does not replay the resamples again."""
+    def run(rated: RatedLeague) -> dict[str, Interval]:
+        key = league_digest(root, rated.league)
+        hit = cache.get("bootstrap", key)
+        if isinstance(hit, dict) and all(isinstance(v, tuple) and len(v) == 2 for v in hit.values()):
+            return hit
+        intervals = bootstrap(rated)
+        cache.put("bootstrap", key, intervals)
+        return intervals
+    return run
 
 
 def grouped_ranks(intervals: Mapping[str, Interval]) -> dict[str, int]:

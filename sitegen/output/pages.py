@@ -21,6 +21,7 @@ from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
+from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.views import LeagueView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
@@ -34,6 +35,7 @@ from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
+    from sitegen.load.cache import Cache
     from sitegen.load.checked import Site
 
 # Pages modelled before they are rendered: bounds the contexts held at once.
@@ -73,7 +75,8 @@ def site_base_url(configured: str, given: str | None) -> str:
 
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
-                base_url: str | None = None, provenance: Provenance | None = None) -> None:
+                base_url: str | None = None, provenance: Provenance | None = None,
+                cache: "Cache | None" = None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
@@ -100,6 +103,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
 
     sitemap = Sitemap()
     feed = site_feed(leagues)
+    # With the build cache, a league whose input did not change is not resampled again.
+    bootstrap_of = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
     # Looked up once per name: get_template checks the file's age on every call, and a
     # large league renders tens of thousands of pages.
     compiled: dict[str, jinja2.Template] = {}
@@ -142,7 +147,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     page("index.html", "home.html", recent=recent, build_info=prov.build)
     for lv in leagues:
         decimals = 0 if lv.integer else 1
-        board = build_board(lv, settings.board_for(lv.config.slug))
+        board = build_board(lv, settings.board_for(lv.config.slug), bootstrap_of)
         comparison = compare(lv.rated)
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)

@@ -361,12 +361,16 @@ def remove_debris(out: Path) -> list[Path]:
 class Output:
     """Every file of a build, by its '/'-separated path in the site."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, *, reuse: bool = False) -> None:
         self.out = out.resolve()
         self.sizes: dict[str, int] = {}
         self._tmp: Path | None = None
         self._lock: int | None = None
         self.exchanged = False      # the last commit swapped in one step (renameat2)
+        # Files equal to the published ones are linked from it, not written again (``_link_same``):
+        # only from a folder sitegen wrote, and only regular files.
+        self._published = self.out if reuse and is_sitegen_site(self.out) else None
+        self.linked = 0             # files taken from the published site unchanged
 
     def _stage(self) -> Path:
         """The staging folder: created, locked, then marked (so no other build removes it)."""
@@ -385,10 +389,33 @@ class Output:
         if path == MARKER or (path in self.sizes and not replace):
             raise UnsafePath(f"two pages want the same path: {path}")
         data = content.encode("utf-8") if isinstance(content, str) else content
-        target = self._stage().joinpath(*PurePosixPath(path).parts)
+        parts = PurePosixPath(path).parts
+        target = self._stage().joinpath(*parts)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        if replace and os.path.lexists(target):
+            target.unlink()     # never write through a link into the published site
+        if not self._link_same(parts, data, target):
+            target.write_bytes(data)
         self.sizes[path] = len(data)
+
+    def _link_same(self, parts: tuple[str, ...], data: bytes, target: Path) -> bool:
+        """Hard-link the published file into the staging folder when its bytes are ``data``: the
+        file is not rewritten and keeps its time, which mirrors and servers see as unchanged."""
+        if self._published is None:
+            return False
+        published = self._published.joinpath(*parts)
+        try:
+            st = os.lstat(published)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+                return False
+            with open(published, "rb") as fh:
+                if fh.read(len(data) + 1) != data:
+                    return False
+            os.link(published, target, follow_symlinks=False)
+        except OSError:         # gone, unreadable, or a file system without hard links: write it
+            return False
+        self.linked += 1
+        return True
 
     def commit(self) -> None:
         """Swap the new folder in place of the old output, then remove the old one and any debris."""

@@ -1,0 +1,177 @@
+"""The build cache: ``.sitegen-cache/`` under the site root (git-ignored), so that a build after
+a small edit redoes only what the edit touched.
+
+What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
+(load/site.py); a league's bootstrap intervals keyed by ``league_digest``, every input of its
+ratings (model/honest.py); and each league's match-order fingerprint (``match_order``, stored by
+commands/build.py), from which a later build can tell the first match that changed. Every key also covers sitegen's own
+code (``code_digest``: every source and template file of the package), so an upgraded or edited
+sitegen never reads what an older one wrote.
+
+Why it cannot change a result. An entry is a pickle whose first item repeats its full key: an
+entry that cannot be read, does not unpickle, or was written for another key (a collision, a
+foreign file, a truncated write) is a miss, and the work is done as without a cache. Writes go
+to a temporary file renamed into place, so a reader sees a whole entry or none. A cache that
+cannot be written (read-only checkout, full disk) is given up for the rest of the build, silently:
+the cache only saves time. ``--no-cache`` (build, check, serve) neither reads nor writes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+import time
+from functools import cache as memoize
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sitegen.load.validate import League
+
+FOLDER = ".sitegen-cache"
+FORMAT = b"sitegen-cache 1"
+# Entries not used by the last N builds are removed (see ``prune``): the cache stays near the
+# size of one build's worth, however long the site lives.
+KEEP_BUILDS = 2
+
+
+@memoize
+def code_digest() -> str:
+    """sha256 over sitegen's own files (.py and templates), so that any code change invalidates all."""
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(FORMAT)
+    for f in sorted(package.rglob("*")):
+        if f.is_file() and f.suffix != ".pyc" and "__pycache__" not in f.parts:
+            h.update(f.relative_to(package).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))      # length-prefixed: ("ab", "c") != ("a", "bc")
+        h.update(data)
+    return h.hexdigest()
+
+
+class Cache:
+    """Entries on disk under ``folder``; ``get`` and ``put`` never raise for the cache's own sake."""
+
+    def __init__(self, folder: Path, *, writable: bool = True) -> None:
+        self.folder = folder
+        self.writable = writable
+        self.used: set[Path] = set()        # the entries this build read or wrote (kept by ``prune``)
+        self.started = time.time_ns()
+
+    def _path(self, kind: str, key: str) -> tuple[Path, str]:
+        full = digest(code_digest(), kind, key)
+        return self.folder / kind / full[:2] / full[2:], full
+
+    def get(self, kind: str, key: str) -> Any | None:
+        """The value stored under (kind, key), or None on any miss."""
+        path, full = self._path(kind, key)
+        try:
+            data = path.read_bytes()
+            stored_key, value = pickle.loads(data)
+        except FileNotFoundError:
+            return None
+        except Exception:       # noqa: BLE001 - a corrupt or foreign entry is only a miss
+            return None
+        if stored_key != full:
+            return None
+        self.used.add(path)
+        return value
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        if not self.writable:
+            return
+        path, full = self._path(kind, key)
+        try:
+            data = pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:       # noqa: BLE001 - a value that does not pickle is not cached
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            self.writable = False
+            return
+        self.used.add(path)
+
+    def prune(self) -> None:
+        """Remove the entries that none of the last KEEP_BUILDS builds used: each build touches
+        what it used and records when it started; older files go. Only files in the kind folders."""
+        if not self.writable or not self.folder.is_dir():
+            return
+        stamp = self.folder / "builds"
+        try:
+            history = [int(x) for x in stamp.read_text().split()] if stamp.is_file() else []
+        except (OSError, ValueError):
+            history = []
+        history = (history + [self.started])[-KEEP_BUILDS:]
+        try:
+            for path in self.used:
+                os.utime(path)
+            for kind in self.folder.iterdir():
+                if not kind.is_dir() or kind.is_symlink():
+                    continue
+                for sub in kind.iterdir():
+                    if not sub.is_dir() or sub.is_symlink():
+                        continue
+                    for entry in sub.iterdir():
+                        if entry.is_file() and entry.stat().st_mtime_ns < history[0]:
+                            entry.unlink()
+            stamp.write_text(" ".join(map(str, history)) + "\n")
+        except OSError:
+            pass
+
+
+def _league_head(root: Path, league: League) -> hashlib._Hash:
+    """A hash started with the league's slug and the bytes of every file its rating reads besides
+    its matches: league.toml, players.toml (names and aliases) and pyproject.toml (settings)."""
+    h = hashlib.sha256(league.config.slug.encode("utf-8") + b"\0")
+    for path in (root / league.config.file, root / "matches" / "players.toml", root / "pyproject.toml"):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"\0absent"
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h
+
+
+def match_order(root: Path, league: League) -> list[str]:
+    """The league's history as prefix digests: entry i covers the league's other inputs
+    (``_league_head``) and matches 0..i in history order, each by everything the rating reads of
+    it (its repr: id, time, file, position, players, entries, extra). Kept after a build, so that
+    a later one can tell the first match that changed: the first entry that differs."""
+    h = _league_head(root, league)
+    out = []
+    for m in league.matches:
+        h.update(repr(m).encode("utf-8"))
+        out.append(h.copy().hexdigest()[:16])
+    return out
+
+
+def league_digest(root: Path, league: League) -> str:
+    """One sha256 over everything a league's ratings are computed from (``match_order``'s last entry, whole)."""
+    h = _league_head(root, league)
+    for m in league.matches:
+        h.update(repr(m).encode("utf-8"))
+    return h.hexdigest()
+
+
+def open_cache(root: Path, enabled: bool = True, *, writable: bool = True) -> Cache | None:
+    """The site's cache, or None when disabled (``--no-cache``); `sitegen check` reads it only,
+    as it writes nothing."""
+    return Cache(root / FOLDER, writable=writable) if enabled else None

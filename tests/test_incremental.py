@@ -1,0 +1,307 @@
+"""Incremental builds: the build cache (.sitegen-cache/) and files linked from the published site.
+
+The rule under test: a build with the cache writes byte for byte what a build without it (a cold
+build into a fresh folder) writes, after any edit; a damaged cache is only a slower build.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.commands.build import build, check
+from sitegen.commands.cli import main
+from sitegen.commands.serve import rebuild
+from sitegen.load.cache import FOLDER, Cache, league_digest, match_order, open_cache
+from sitegen.model.history import rate_league
+from sitegen.model.honest import bootstrap, cached_bootstrap
+from sitegen.load.problems import InvalidInput
+from sitegen.load.validate import League
+from sitegen.rating.base import Match
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
+LADDER = Path("matches/ladder/2024/april.toml")
+
+APPENDED = """
+[[match]]
+played = 2024-06-01T19:00:00Z
+players = [
+  { name = "Ana", score = 0 },
+  { name = "Dee", score = 1 },
+]
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))     # another test may have built it in place
+    return root
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_same_as_cold(site: Path, warm: Path, tmp_path: Path) -> None:
+    cold = tmp_path / f"cold-{len(list(tmp_path.iterdir()))}"
+    build(site, cold, cache=False)
+    a, b = files_of(warm), files_of(cold)
+    assert sorted(a) == sorted(b)
+    differ = [name for name in a if a[name] != b[name]]
+    assert differ == []
+
+
+def append(site: Path) -> None:
+    with (site / LADDER).open("a", encoding="utf-8") as fh:
+        fh.write(APPENDED)
+
+
+def edit_middle(site: Path) -> None:
+    path = site / LADDER
+    text = path.read_text(encoding="utf-8")
+    # The third match's result, reversed: every rating after it changes.
+    old = 'challenger = "Cid"\nplayers = [\n  { name = "Ana", score = 0 },\n  { name = "Cid", score = 1 },'
+    assert old in text
+    path.write_text(text.replace(old, old.replace("score = 0 }", "score = 9 }").replace("score = 1 }", "score = 0 }")
+                                          .replace("score = 9 }", "score = 1 }")), encoding="utf-8")
+
+
+def remove_file(site: Path) -> None:
+    (site / "matches/duel/2024/cup/day-2.toml").unlink()
+
+
+def change_league(site: Path) -> None:
+    path = site / "matches/ladder/league.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("provisional_games = 2", "provisional_games = 3"),
+                    encoding="utf-8")
+
+
+def add_content_page(site: Path) -> None:
+    (site / "content").mkdir(exist_ok=True)
+    (site / "content" / "rules.md").write_text("# Rules\n\nPlay fair.\n", encoding="utf-8")
+
+
+def comment_players(site: Path) -> None:
+    """players.toml changes (a comment: the site is the same, only the cache keys change)."""
+    path = site / "matches" / "players.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# a comment only\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("edit", [append, edit_middle, remove_file, change_league, add_content_page,
+                                  comment_players])
+def test_rebuild_with_the_cache_equals_a_cold_build(site: Path, tmp_path: Path, edit) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    assert (site / FOLDER / "toml").is_dir()
+    before = files_of(out)
+    edit(site)
+    output = build(site, out)
+    assert output.linked > 0                    # unchanged files came from the published site
+    assert (files_of(out) != before) == (edit is not comment_players)      # the edit shows
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_unchanged_files_are_linked_not_rewritten(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    css = out / "assets" / "site.css"
+    inode = css.stat().st_ino
+    output = build(site, out)
+    assert css.stat().st_ino == inode           # the same file, not a copy
+    assert output.linked == len(output.sizes) - 1      # all but the marker, which is always written
+    # Without the cache every file is written anew.
+    assert build(site, out, cache=False).linked == 0
+    assert css.stat().st_ino != inode
+
+
+def test_a_replaced_asset_never_writes_through_a_link(site: Path, tmp_path: Path) -> None:
+    """A site's own asset replaces the built-in one: the published file must not be changed in place."""
+    out = tmp_path / "out"
+    build(site, out)
+    published = (out / "assets" / "site.css").read_bytes()
+    kept = tmp_path / "kept.css"
+    os.link(out / "assets" / "site.css", kept)      # another name for the published file
+    (site / "templates" / "assets").mkdir(parents=True)
+    (site / "templates" / "assets" / "site.css").write_text("body { color: red }\n", encoding="utf-8")
+    build(site, out)
+    assert (out / "assets" / "site.css").read_text(encoding="utf-8") == "body { color: red }\n"
+    assert kept.read_bytes() == published
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_damaged_cache_is_only_a_miss(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    entries = [p for p in (site / FOLDER).rglob("*") if p.is_file() and p.name != "builds"]
+    assert entries
+    for n, entry in enumerate(entries):
+        if n % 3 == 0:
+            entry.write_bytes(b"not a pickle")
+        elif n % 3 == 1:
+            entry.write_bytes(pickle.dumps(("another key", {"match": []})))     # foreign: its key differs
+        else:
+            entry.write_bytes(entry.read_bytes()[:10])                          # cut short
+    append(site)
+    build(site, out)
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_cache_that_cannot_be_written_does_not_stop_the_build(site: Path, tmp_path: Path) -> None:
+    (site / FOLDER).write_text("a file where the cache folder would be\n")
+    out = tmp_path / "out"
+    build(site, out)
+    assert (site / FOLDER).read_text() == "a file where the cache folder would be\n"
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_problems_in_a_cached_file_are_reported_as_without_the_cache(site: Path, tmp_path: Path) -> None:
+    build(site, tmp_path / "out")               # every file parsed and cached
+    path = site / LADDER
+    path.write_text(path.read_text(encoding="utf-8").replace("score = 0.5", 'score = "half"', 1)
+                    + '\n[[match]]\nplayed = "2024-13-01"\n', encoding="utf-8")
+    (site / "matches/wvw/2024.toml").write_text("[[match]\n", encoding="utf-8")
+
+    def problems(cache: bool) -> list[str]:
+        with pytest.raises(InvalidInput) as caught:
+            check(site, cache=cache)
+        return [str(p) for p in caught.value.problems]
+
+    first = problems(True)
+    assert first == problems(False) == problems(True)
+    assert any("april.toml:" in line for line in first) and any("2024.toml:1" in line for line in first)
+
+
+def test_check_reads_the_cache_and_writes_nothing(site: Path, tmp_path: Path) -> None:
+    assert main(["check", "--root", str(site), "--quiet"]) == 0
+    assert not (site / FOLDER).exists()
+    build(site, tmp_path / "out")
+    before = files_of(site / FOLDER)
+    path = site / LADDER
+    path.write_text(path.read_text(encoding="utf-8") + APPENDED, encoding="utf-8")
+    assert main(["check", "--root", str(site), "--quiet"]) == 0
+    assert files_of(site / FOLDER) == before
+
+
+def test_no_cache_leaves_no_cache_folder(site: Path, tmp_path: Path, capsys) -> None:
+    assert main(["check", "--root", str(site), "--no-cache", "--quiet"]) == 0
+    assert main(["build", "--root", str(site), "--out", str(tmp_path / "out"), "--no-cache", "--quiet"]) == 0
+    assert not (site / FOLDER).exists()
+    assert main(["build", "--root", str(site), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert (site / FOLDER).is_dir()
+
+
+def test_the_cache_checks_each_entry_s_key(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / FOLDER)
+    assert cache.get("toml", "a") is None
+    cache.put("toml", "a", ("text", {"x": 1}))
+    assert cache.get("toml", "a") == ("text", {"x": 1})
+    assert cache.get("toml", "b") is None and cache.get("page", "a") is None
+    # An entry moved under another key's name is a miss, not the other key's value.
+    path_a, _ = cache._path("toml", "a")
+    path_b, _ = cache._path("toml", "b")
+    path_b.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path_a, path_b)
+    assert cache.get("toml", "b") is None
+    assert open_cache(tmp_path, False) is None
+
+
+def test_prune_keeps_what_the_last_builds_used(tmp_path: Path) -> None:
+    folder = tmp_path / FOLDER
+    first = Cache(folder)
+    first.put("toml", "old", 1)
+    first.put("toml", "kept", 2)
+    first.prune()
+    second = Cache(folder)
+    assert second.get("toml", "kept") == 2
+    second.prune()
+    third = Cache(folder)
+    third.get("toml", "kept")
+    third.prune()
+    # "old" was last used two builds before this one: gone; "kept" stays.
+    assert Cache(folder).get("toml", "old") is None
+    assert Cache(folder).get("toml", "kept") == 2
+
+
+def test_match_order_finds_the_first_changed_match(site: Path) -> None:
+    def order() -> list[str]:
+        league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
+        return match_order(site, league)
+
+    before = order()
+    append(site)
+    after = order()
+    assert after[:len(before)] == before and len(after) == len(before) + 1
+    edit_middle(site)
+    edited = order()
+    first = next(i for i, (a, b) in enumerate(zip(after, edited)) if a != b)
+    assert first == 2                           # the third match, and every one after it
+    assert all(a != b for a, b in zip(after[first:], edited[first:]))
+    change_league(site)
+    assert all(a != b for a, b in zip(edited, order()))
+    # Stored by a build, for the next one.
+    cache = Cache(site / FOLDER)
+    build(site, site.parent / "out")
+    assert cache.get("order", "ladder") == order()
+
+
+def test_bootstrap_intervals_come_from_the_cache_only_for_the_same_input(site: Path, tmp_path: Path) -> None:
+    league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
+    rated = rate_league(league)
+    cache = Cache(tmp_path / FOLDER)
+    run = cached_bootstrap(cache, site)
+    fresh = bootstrap(rated)
+    assert fresh and run(rated) == fresh
+    key = league_digest(site, league)
+    assert cache.get("bootstrap", key) == fresh
+    # A planted entry under the key is what a hit returns: the key, not the value, is checked.
+    cache.put("bootstrap", key, {name: (0.0, 1.0) for name in fresh})
+    assert run(rated) == {name: (0.0, 1.0) for name in fresh}
+    # Any input of the ratings changes the key: players.toml, league.toml, a match.
+    for edit in (comment_players, change_league, append):
+        edit(site)
+        changed = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
+        assert league_digest(site, changed) != key
+        key = league_digest(site, changed)
+
+
+def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_path: Path, capsys) -> None:
+    assert rebuild(site, tmp_path / "out", cache=False)
+    assert not (site / FOLDER).exists()
+    assert rebuild(site, tmp_path / "out")
+    assert (site / FOLDER / "bootstrap").is_dir()
+    append(site)
+    assert rebuild(site, tmp_path / "out")
+    assert_same_as_cold(site, tmp_path / "out", tmp_path)
+
+
+def _match(i: int, score: float) -> Match:
+    return Match(id=f"m{i}", played=datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(hours=i),
+                 file="matches/x/a.toml", position=i + 1, notes=None, players=("A", "B"),
+                 entries=({"score": score}, {"score": 1 - score}))
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=30), st.data())
+@settings(max_examples=60, deadline=None)
+def test_match_order_s_first_difference_is_the_first_changed_match(tmp_path_factory, scores, data) -> None:
+    """Whatever the history: entries before the first changed match are equal, and every entry
+    from it on differs; an appended match leaves every earlier entry as it was."""
+    root = tmp_path_factory.mktemp("order")
+    config = SimpleNamespace(slug="x", file="matches/x/league.toml")
+    before = [_match(i, s) for i, s in enumerate(scores)]
+    at = data.draw(st.integers(0, len(scores) - 1))
+    after = list(before)
+    after[at] = _match(at, 1.0 - scores[at] if scores[at] != 0.5 else 0.0)
+    a = match_order(root, League(config, tuple(before)))       # type: ignore[arg-type]
+    b = match_order(root, League(config, tuple(after)))        # type: ignore[arg-type]
+    assert a[:at] == b[:at] and all(x != y for x, y in zip(a[at:], b[at:]))
+    longer = match_order(root, League(config, (*before, _match(len(scores), 1.0))))   # type: ignore[arg-type]
+    assert longer[:len(a)] == a and len(longer) == len(a) + 1
