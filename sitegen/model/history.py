@@ -22,7 +22,7 @@ class RatedLeague:
     standings: tuple[Ranked, ...]     # best first
     # Tables computed once from the events and shared by the data files and the pages
     # (table.py's ledger frame); not part of the value.
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
 def rank(standings: list[Standing]) -> tuple[Ranked, ...]:

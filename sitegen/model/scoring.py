@@ -235,7 +235,7 @@ class PlainElo:
     def add(self, pairs: PairArrays) -> None:
         if len(pairs.names) > len(self.ratings):
             self.ratings = np.concatenate([self.ratings, np.full(len(pairs.names) - len(self.ratings), self.initial)])
-        cols = (pairs.year, pairs.score, pairs.a, pairs.b, pairs.match)
+        cols: tuple[Any, ...] = (pairs.year, pairs.score, pairs.a, pairs.b, pairs.match)
         if self.waiting is not None:
             cols = tuple(np.concatenate([w, c]) for w, c in zip(self.waiting, cols))
         match = cols[4]

@@ -203,7 +203,7 @@ class Replayer:
         self.system = system
         self.cols = cols
         # Compiled when the work repays it: every replay counts.
-        self.fn = arrays.kernel(elo_replay, length * replays)
+        self.fn: Any = arrays.kernel(elo_replay, length * replays)
         self.plain = self.fn is elo_replay
         self.start = np.array([float(r) for r in cols.starts], dtype=np.float64)
         self.n_players = len(cols.names)
@@ -226,7 +226,7 @@ class Replayer:
     def run(self, order: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Replay ``order`` from the starting ratings: (status, row, final ratings, games)."""
         n = self.n_players
-        state = (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+        state: tuple[Any, ...] = (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
                  np.full(n, -1, dtype=np.int64))
         if self.plain:
             state = tuple(s.tolist() for s in state)

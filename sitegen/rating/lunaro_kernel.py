@@ -107,7 +107,7 @@ class Replayer:
         band_list = system.k_bands if bands else [(0.0, 0.0)]
         low = np.array([float(lo) for lo, _ in band_list])
         band_k = np.array([float(k) for _, k in band_list])
-        self.fn = arrays.kernel(lunaro_replay, length * replays)
+        self.fn: Any = arrays.kernel(lunaro_replay, length * replays)
         self.plain = self.fn is lunaro_replay
         inputs: tuple[Any, ...] = (a, b, sech_a, sech_b, share)
         # The plain kernel runs on lists: Python floats and list indexing are several times
