@@ -68,7 +68,7 @@ def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
     case = fuzzing.Case(0, 0, "ranked-battle", dict(fuzzing.corpus()["ranked-battle"]), [])
     runner = fuzzing.Runner(tmp_path, limit=0.5)
 
-    def broken(root):
+    def broken(root, **options):
         raise ZeroDivisionError("planted")
 
     monkeypatch.setattr(sitegen.commands.build, "check", broken)
