@@ -75,7 +75,7 @@ def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
     failure = runner.run(case).failure
     assert failure is not None and "ZeroDivisionError" in failure.signature + failure.detail
 
-    def busy(root):
+    def busy(root, **options):
         while True:
             pass
 
