@@ -79,7 +79,7 @@ def test_the_runner_reports_an_exception_and_a_hang(tmp_path, monkeypatch):
         while True:
             pass
 
-    def waiting(root):
+    def waiting(root, **options):
         time.sleep(30)
 
     for stuck in (busy, waiting):
