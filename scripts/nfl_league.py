@@ -57,7 +57,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # convert_common, beside this script
-from convert_common import is_date  # noqa: E402
+from convert_common import is_date, replace_match_files  # noqa: E402
 from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one TOML writer: tomlkit's escaping)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -447,15 +447,6 @@ def convert(model: Model, data: Path) -> tuple[dict[str, str], Replay]:
     return files, rp
 
 
-def write(out: Path, files: dict[str, str]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.iterdir():
-        if old.is_file() and SEASON_FILE.fullmatch(old.name):
-            old.unlink()
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8", newline="\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--league", choices=sorted(MODELS), default="nfl",
@@ -477,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError, gzip.BadGzipFile, csv.Error) as exc:
         print(f"{data}: cannot be read: {exc}", file=sys.stderr)
         return 1
-    write(out, files)
+    replace_match_files(out, files, SEASON_FILE)
     for r in rp.restarts:
         print(f"{data}:{r.game.row}: restart: {r.team} on {r.game.date}: the formula gives {r.replayed:.4f}, "
               f"FiveThirtyEight published {r.published:.4f}; continues as {r.player!r}")

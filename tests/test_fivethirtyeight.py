@@ -41,7 +41,7 @@ conv = load_script()
 def build_league(tmp_path: Path, key: str, data: Path):
     model = conv.MODELS[key]
     files, rp = conv.convert(model, data)
-    conv.write(tmp_path / "matches" / key, files)
+    conv.replace_match_files(tmp_path / "matches" / key, files, conv.SEASON_FILE)
     (rated,) = rate(check(tmp_path))
     games = conv.chain_order(conv.read_games(data))
     return files, rp, games, rated
