@@ -60,9 +60,31 @@ def kernel(fn: F, matches: int) -> F:
     done = _compiled.get(fn)
     if done is None:
         # No fastmath: IEEE arithmetic in source order, as the interpreter does it.
-        done = compiler()(cache=True, nogil=True)(fn)
+        done = _guarded(fn, compiler()(cache=True, nogil=True)(fn))
         _compiled[fn] = done
     return cast(F, done)
+
+
+def _guarded(fn: Callable[..., Any], jitted: Callable[..., Any]) -> Callable[..., Any]:
+    """``jitted``, or ``fn`` where numba fails to compile it (numba compiles on the first call:
+    a numba or NumPy release that cannot type the kernel must cost speed, never the build).
+
+    The fallback runs ``fn`` as the plain path does, over lists of Python numbers, and writes
+    the lists back into the caller's arrays: the kernels return their results in them."""
+    from numba.core.errors import NumbaError
+
+    def run(*args: Any) -> Any:
+        try:
+            return jitted(*args)
+        except NumbaError:
+            _compiled[fn] = fn              # not tried again in this process
+        plain = [a.tolist() if isinstance(a, np.ndarray) else a for a in args]
+        result = fn(*plain)
+        for array, values in zip(args, plain):
+            if isinstance(array, np.ndarray):
+                array[...] = values
+        return result
+    return run
 
 
 def player_index(matches: Sequence[Match]) -> tuple[tuple[str, ...], dict[str, int]]:
