@@ -54,3 +54,17 @@ def make_site(tmp_path: Path):
         return write_files(root, files)
 
     return _make
+
+
+@pytest.fixture(params=["off", "on"], scope="module")
+def kernel_mode(request: pytest.FixtureRequest):
+    """The rating kernels plain, then compiled (numba is a dependency: "on" must really compile).
+
+    Module-scoped: the same for every example hypothesis runs in a test."""
+    from sitegen.rating import arrays
+    if request.param == "on":
+        assert arrays.compiler() is not None
+    saved = arrays.MODE
+    arrays.MODE = request.param
+    yield request.param
+    arrays.MODE = saved

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
+import struct
 import io
 import os
 import subprocess
@@ -130,3 +131,19 @@ def day(n: int) -> str:
 
     t = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=n)
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def same_bits(a: object, b: object) -> bool:
+    """Equal to the last bit: a float only equals a float (a Python float, not a NumPy scalar)
+    with the same IEEE bytes, 0.0 differing from -0.0; any NaN equals any NaN (their payloads
+    are not the arithmetic's); anything else by ==."""
+    if (isinstance(a, float) or isinstance(b, float)) and not type(a) is type(b) is float:
+        return False
+    return bit_key(a) == bit_key(b)
+
+
+def bit_key(x: object) -> object:
+    """A value to compare with == that is equal only where ``same_bits`` is."""
+    if type(x) is not float:
+        return x
+    return ("nan",) if x != x else ("float", struct.pack("<d", x))

@@ -170,19 +170,6 @@ def outcome(fn: Any) -> tuple[Any, ...]:
         return ("diverged", exc.event, exc.what, exc.advice)
 
 
-@pytest.fixture(params=["off", "on"], scope="module")
-def mode(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The kernel plain, then compiled (numba is a dependency: "on" must really compile).
-
-    Module-scoped: the same for every example hypothesis runs in a test."""
-    if request.param == "on":
-        assert arrays.compiler() is not None
-    saved = arrays.MODE
-    arrays.MODE = request.param
-    yield request.param
-    arrays.MODE = saved
-
-
 # --- random leagues ---------------------------------------------------------------------------
 
 def match(i: int, players: tuple[str, str], entries: tuple[dict[str, Any], dict[str, Any]],
@@ -274,21 +261,21 @@ def one_by_one(system: Any, oracle: Any, matches: Sequence[Match], draws: Sequen
 
 @settings(max_examples=300, deadline=None)
 @given(elo_leagues())
-def test_elo_kernel_rates_as_the_per_match_replay(mode: str, league: tuple[Elo, list[Match]]) -> None:
+def test_elo_kernel_rates_as_the_per_match_replay(kernel_mode: str, league: tuple[Elo, list[Match]]) -> None:
     system, matches = league
     assert outcome(lambda: system.rate(matches)) == outcome(lambda: replay(StepElo(system), matches))
 
 
 @settings(max_examples=300, deadline=None)
 @given(lunaro_leagues())
-def test_lunaro_kernel_rates_as_the_per_match_replay(mode: str, league: tuple[Lunaro, list[Match]]) -> None:
+def test_lunaro_kernel_rates_as_the_per_match_replay(kernel_mode: str, league: tuple[Lunaro, list[Match]]) -> None:
     system, matches = league
     assert outcome(lambda: system.rate(matches)) == outcome(lambda: replay(StepLunaro(system), matches))
 
 
 @settings(max_examples=150, deadline=None)
 @given(elo_leagues(), st.data())
-def test_elo_resamples_as_one_rate_each(mode: str, league: tuple[Elo, list[Match]], data: st.DataObject) -> None:
+def test_elo_resamples_as_one_rate_each(kernel_mode: str, league: tuple[Elo, list[Match]], data: st.DataObject) -> None:
     system, matches = league
     draws = draws_of(data, len(matches))
     assert system.resampled_ratings(matches, draws) == one_by_one(system, StepElo(system), matches, draws)
@@ -296,7 +283,7 @@ def test_elo_resamples_as_one_rate_each(mode: str, league: tuple[Elo, list[Match
 
 @settings(max_examples=150, deadline=None)
 @given(lunaro_leagues(), st.data())
-def test_lunaro_resamples_as_one_rate_each(mode: str, league: tuple[Lunaro, list[Match]],
+def test_lunaro_resamples_as_one_rate_each(kernel_mode: str, league: tuple[Lunaro, list[Match]],
                                            data: st.DataObject) -> None:
     system, matches = league
     draws = draws_of(data, len(matches))
@@ -305,7 +292,7 @@ def test_lunaro_resamples_as_one_rate_each(mode: str, league: tuple[Lunaro, list
 
 # --- hand cases the random leagues might miss ----------------------------------------------------
 
-def test_a_resample_the_margin_rule_cannot_rate_is_left_out(mode: str) -> None:
+def test_a_resample_the_margin_rule_cannot_rate_is_left_out(kernel_mode: str) -> None:
     # Ann, 2,000 points above Bo, loses by 10 under the NBA rule: the denominator is below 0.
     system = Elo(margin="538-nba", starts={"Ann": 3500, "Bo": 1500})
     ann_wins = match(0, ("Ann", "Bo"), ({"score": 1, "points": 3}, {"score": 0, "points": 0}))
@@ -319,7 +306,7 @@ def test_a_resample_the_margin_rule_cannot_rate_is_left_out(mode: str) -> None:
     assert len(got["Ann"]) == 1             # only the resample of Ann's win twice
 
 
-def test_a_rating_past_the_floats_stops_at_its_match(mode: str) -> None:
+def test_a_rating_past_the_floats_stops_at_its_match(kernel_mode: str) -> None:
     # K × weight past the largest float (a K no league.toml may set, given to the class itself).
     system = Elo(k=1e308)
     games = [match(0, ("Ann", "Bo"), ({"score": 1}, {"score": 0})),
@@ -328,7 +315,7 @@ def test_a_rating_past_the_floats_stops_at_its_match(mode: str) -> None:
     assert outcome(lambda: system.rate(games))[:2] == ("diverged", "m1")
 
 
-def test_an_int_start_stays_an_int_and_a_float_a_float(mode: str) -> None:
+def test_an_int_start_stays_an_int_and_a_float_a_float(kernel_mode: str) -> None:
     system = Elo(initial=1500, starts={"Bo": 1600.0})
     (event,) = system.rate([match(0, ("Ann", "Bo"), ({"score": 1}, {"score": 0}))])
     assert [type(c.before) for c in event.changes] == [int, float]
@@ -337,8 +324,8 @@ def test_an_int_start_stays_an_int_and_a_float_a_float(mode: str) -> None:
     assert [(type(c.before), type(c.after)) for c in event.changes] == [(int, int), (int, int)]
 
 
-def test_compiled_mode_really_compiles(mode: str) -> None:
+def test_compiled_mode_really_compiles(kernel_mode: str) -> None:
     from sitegen.rating.elo_kernel import elo_replay
     from sitegen.rating.lunaro_kernel import lunaro_replay
     for fn in (elo_replay, lunaro_replay):
-        assert (arrays.kernel(fn, 1) is fn) == (mode == "off")
+        assert (arrays.kernel(fn, 1) is fn) == (kernel_mode == "off")

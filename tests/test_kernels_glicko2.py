@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import same_bits
 from sitegen.rating import arrays
 from sitegen.rating.base import Change, Match, RatingDiverged, RatingEvent
 from sitegen.rating.glicko2 import (
@@ -82,22 +83,6 @@ class Oracle(Glicko2):
         return replay(self, matches)
 
 
-@pytest.fixture(params=["off", "on"])
-def mode(request, monkeypatch):
-    """The plain kernel, then the numba-compiled one."""
-    if request.param == "on" and arrays.compiler() is None:
-        pytest.skip("numba is not installed")
-    monkeypatch.setattr(arrays, "MODE", request.param)
-    return request.param
-
-
-def same(a: object, b: object) -> bool:
-    """Equal to the bit: NaN equals NaN, 0.0 differs from -0.0, every float is a Python float."""
-    if isinstance(a, float) or isinstance(b, float):
-        return type(a) is float and type(b) is float and (
-            (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b)))
-    return a == b
-
 
 def assert_same_events(got: list[RatingEvent], want: list[RatingEvent]) -> None:
     assert len(got) == len(want)
@@ -108,14 +93,14 @@ def assert_same_events(got: list[RatingEvent], want: list[RatingEvent]) -> None:
         assert list(e.games) == list(w.games)
         assert [c.player for c in e.changes] == [c.player for c in w.changes]
         for c, d in zip(e.changes, w.changes):
-            assert same(c.before, d.before) and same(c.after, d.after), (e.key, c, d)
+            assert same_bits(c.before, d.before) and same_bits(c.after, d.after), (e.key, c, d)
             assert list(c.terms) == list(d.terms)
-            assert all(same(c.terms[t], d.terms[t]) for t in d.terms), (e.key, c, d)
+            assert all(same_bits(c.terms[t], d.terms[t]) for t in d.terms), (e.key, c, d)
         assert len(e.battles) == len(w.battles)
         for x, y in zip(e.battles, w.battles):
             assert (x.match_id, x.player, x.opponent) == (y.match_id, y.player, y.opponent)
-            assert same(x.score, y.score)
-            assert all(same(getattr(x.opponent_before, f), getattr(y.opponent_before, f))
+            assert same_bits(x.score, y.score)
+            assert all(same_bits(getattr(x.opponent_before, f), getattr(y.opponent_before, f))
                        for f in ("rating", "rd", "volatility"))
 
 
@@ -161,7 +146,7 @@ def leagues(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, Glicko], list
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(league=leagues())
-def test_the_kernel_gives_the_replays_numbers_to_the_bit(mode, league):
+def test_the_kernel_gives_the_replays_numbers_to_the_bit(kernel_mode, league):
     params, starts, matches = league
     kind, got = outcome(Glicko2(**params, starts=starts), matches)
     want_kind, want = outcome(Oracle(**params, starts=starts), matches)
@@ -190,7 +175,7 @@ def test_plain_and_compiled_kernels_write_the_same_columns(league):
     (f0, c0, cols0), (f1, c1, cols1) = out
     assert (f0, c0) == (f1, c1)
     for x, y in zip(cols0, cols1):
-        assert len(x) == len(y) and all(same(float(a), float(b)) for a, b in zip(x, y))
+        assert len(x) == len(y) and all(same_bits(float(a), float(b)) for a, b in zip(x, y))
 
 
 # --- named cases ---------------------------------------------------------------------------
@@ -200,7 +185,7 @@ def mk(i: int, at: datetime, players: list[tuple[str, float]]) -> Match:
                  tuple({"score": s} for _, s in players))
 
 
-def test_papers_example_through_the_kernel(mode):
+def test_papers_example_through_the_kernel(kernel_mode):
     """Glickman's example as one period: the player (1500/200) against 1400/30, 1550/100, 1700/300."""
     starts = {"me": Glicko(1500, 200, 0.06), "a": Glicko(1400, 30, 0.06), "b": Glicko(1550, 100, 0.06),
               "c": Glicko(1700, 300, 0.06)}
@@ -222,13 +207,13 @@ def runaway(n: int = 8) -> list[Match]:
             for i in range(n)]
 
 
-def test_a_volatility_that_runs_away_names_the_same_period_and_value(mode):
+def test_a_volatility_that_runs_away_names_the_same_period_and_value(kernel_mode):
     kind, got = outcome(Glicko2(period="match"), runaway())
     assert kind == "diverged"
     assert got == outcome(Oracle(period="match"), runaway())[1]
 
 
-def test_idle_growth_over_empty_weeks_and_days(mode):
+def test_idle_growth_over_empty_weeks_and_days(kernel_mode):
     matches = [mk(0, START, [("a", 3), ("b", 1)]), mk(1, START + timedelta(days=40), [("a", 1), ("c", 2)]),
                mk(2, START + timedelta(days=41), [("b", 0), ("c", 0)])]
     for period in ("day", "week", "match"):
@@ -253,14 +238,14 @@ def test_compiled_squares_are_the_interpreters_pow():
     assert [square(v, TWO) for v in values] == [float(v) ** 2 for v in values]
 
 
-def test_a_long_iteration_to_a_tiny_epsilon(mode):
+def test_a_long_iteration_to_a_tiny_epsilon(kernel_mode):
     matches = [mk(i, START + timedelta(minutes=i), [(f"p{i % 7}", i % 5), (f"p{(i * 3 + 1) % 7}", (i * 7) % 4)])
                for i in range(300) if i % 7 != (i * 3 + 1) % 7]
     params = {"period": "match", "epsilon": 1e-12, "tau": 1.2, "score_transform": "share"}
     assert_same_events(Glicko2(**params).rate(matches), Oracle(**params).rate(matches))
 
 
-def test_an_empty_league_has_no_events(mode):
+def test_an_empty_league_has_no_events(kernel_mode):
     assert Glicko2().rate([]) == []
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import bit_key
 from sitegen.rating import arrays
 from sitegen.rating.base import Change, Match, RatingDiverged
 from sitegen.rating.openskill import OpenSkill, Skill, update
@@ -62,19 +63,6 @@ class Oracle(OpenSkill):
         return replay(self, matches)
 
 
-@pytest.fixture(params=["off", "on"])
-def mode(request, monkeypatch):
-    """The plain kernel, then the numba-compiled one."""
-    if request.param == "on" and arrays.compiler() is None:
-        pytest.skip("numba is not installed")
-    monkeypatch.setattr(arrays, "MODE", request.param)
-    return request.param
-
-
-def bits(x: object) -> object:
-    return ("nan",) if isinstance(x, float) and math.isnan(x) else (x, math.copysign(1, x)) \
-        if isinstance(x, float) else x
-
 
 def summary(system: OpenSkill, matches: list[Match]) -> object:
     """Every number of every event, to the bit, or the divergence."""
@@ -82,8 +70,8 @@ def summary(system: OpenSkill, matches: list[Match]) -> object:
         events = system.rate(matches)
     except RatingDiverged as exc:
         return ("diverged", exc.event, exc.what, exc.advice)
-    return [(e.key, e.played, e.matches, [(c.player, bits(c.before), bits(c.after), list(c.terms),
-                                           [bits(v) for v in c.terms.values()]) for c in e.changes])
+    return [(e.key, e.played, e.matches, [(c.player, bit_key(c.before), bit_key(c.after), list(c.terms),
+                                           [bit_key(v) for v in c.terms.values()]) for c in e.changes])
             for e in events]
 
 
@@ -120,19 +108,19 @@ def leagues(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, Skill], list[
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(league=leagues())
-def test_the_kernel_gives_the_packages_numbers_to_the_bit(mode, league):
+def test_the_kernel_gives_the_packages_numbers_to_the_bit(kernel_mode, league):
     params, starts, matches = league
     assert summary(OpenSkill(**params, starts=starts), matches) == summary(Oracle(**params, starts=starts), matches)
 
 
-def test_duels_and_lobbies_with_ties(mode):
+def test_duels_and_lobbies_with_ties(kernel_mode):
     matches = [as_match(i, [[f"p{(i + j) % 9}"] for j in range(2 + i % 6)],
                         [1 + (j * 7 + i) % 3 for j in range(2 + i % 6)]) for i in range(200)]
     assert summary(OpenSkill(), matches) == summary(Oracle(), matches)
     assert summary(OpenSkill(limit_sigma=True, tau=0.0), matches) == summary(Oracle(limit_sigma=True, tau=0.0), matches)
 
 
-def test_strengths_that_overflow_name_the_match(mode):
+def test_strengths_that_overflow_name_the_match(kernel_mode):
     matches = [as_match(0, [["a"], ["b"]], [1, 2]), as_match(1, [["a"], ["c"]], [1, 2])]
     for params in ({"mu": 1_000_000, "beta": 0.001, "sigma": 0.001}, {"mu": -1_000_000, "beta": 0.001, "sigma": 0.001}):
         got = summary(OpenSkill(**params), matches)
@@ -140,7 +128,7 @@ def test_strengths_that_overflow_name_the_match(mode):
         assert got == summary(Oracle(**params), matches)
 
 
-def test_an_empty_league_has_no_events(mode):
+def test_an_empty_league_has_no_events(kernel_mode):
     assert OpenSkill().rate([]) == []
 
 

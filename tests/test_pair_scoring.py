@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import random
-import struct
 from datetime import datetime, timezone
 from itertools import groupby
 
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 from sitegen.model.accuracy import Prediction, calibration, right_side, summarize
 from sitegen.model.baselines import PLAIN_INITIAL, PLAIN_K, plain_elo
 from sitegen.model.scoring import EPS, PlainElo, Summary, pack
+from helpers import bit_key, same_bits
 from sitegen.rating import arrays
 from sitegen.rating.base import expected
 from sitegen.rating.exact import expected_many
@@ -31,22 +31,10 @@ from sitegen.rating.placement import Placement
 from sitegen.rating.values import Change, Match, RatingEvent
 
 
-@pytest.fixture(params=["off", "on"])
-def jit(request, monkeypatch):
-    if request.param == "on" and arrays.compiler() is None:
-        pytest.skip("numba is not installed")
-    monkeypatch.setattr(arrays, "MODE", request.param)
-    return request.param
-
-
-def bits(x: float) -> bytes:
-    return struct.pack("<d", x)
-
-
 def same(a, b) -> bool:
-    """Equal to the last bit (None, ints and floats alike)."""
+    """Equal to the last bit, an int equal to the same float (None only to None)."""
     if isinstance(a, float) or isinstance(b, float):
-        return bits(float(a)) == bits(float(b))
+        return same_bits(float(a), float(b))
     return a == b
 
 
@@ -168,16 +156,16 @@ def rows_of_summary(summary: Summary):
     return rows(rows_of(summary))
 
 
-def test_expected_many_is_base_expected_to_the_bit_far_apart_and_near(jit):
+def test_expected_many_is_base_expected_to_the_bit_far_apart_and_near(kernel_mode):
     rng = np.random.default_rng(5)
     r_a = np.concatenate([rng.normal(1500, 400, 20_000), [0.0, 1e6, -1e6, 120_400.0, 1500.0]])
     r_b = np.concatenate([rng.normal(1500, 400, 20_000), [1e6, 0.0, 1e6, 0.0, 1500.0]])
     got = expected_many(r_a, r_b)
     want = [expected(a, b) for a, b in zip(r_a.tolist(), r_b.tolist())]
-    assert [bits(x) for x in got.tolist()] == [bits(x) for x in want]
+    assert [bit_key(x) for x in got.tolist()] == [bit_key(x) for x in want]
 
 
-def test_sums_keep_history_order_where_another_order_changes_the_last_bit(jit):
+def test_sums_keep_history_order_where_another_order_changes_the_last_bit(kernel_mode):
     """Terms whose sum depends on its order: the scorer adds them one after another, as the
     per-prediction loop did, not pairwise (np.sum) nor sorted."""
     rng = random.Random(3)
@@ -195,7 +183,7 @@ def test_sums_keep_history_order_where_another_order_changes_the_last_bit(jit):
     assert not same(float(np.sum(terms)), in_order) or not same(math.fsum(terms.tolist()), in_order)
 
 
-def test_a_run_split_anywhere_gives_the_same_sums(jit):
+def test_a_run_split_anywhere_gives_the_same_sums(kernel_mode):
     rng = random.Random(11)
     preds = [Prediction(2020 + i // 700, rng.random(), rng.choice([0.0, 0.5, 1.0]), f"p{i % 7}", f"q{i % 5}",
                         f"m{i // 3}") for i in range(2000)]
@@ -210,7 +198,7 @@ def test_a_run_split_anywhere_gives_the_same_sums(jit):
     assert_same_rows(rows_of_summary(whole), oracle_summarize(preds))
 
 
-def test_plain_elo_of_a_match_split_across_runs_rates_its_pairs_together(jit):
+def test_plain_elo_of_a_match_split_across_runs_rates_its_pairs_together(kernel_mode):
     preds = [Prediction(2024, 0.5, s, a, b, m) for m, a, b, s in
              [("m1", "A", "B", 1.0), ("m1", "A", "C", 1.0), ("m1", "B", "C", 0.5),
               ("m2", "C", "A", 1.0), ("m2", "C", "B", 1.0), ("m3", "A", "B", 0.0)]]
