@@ -86,16 +86,14 @@ demo-data: install
 f1-data: $(VENV)/bin/python
 	$(PY) scripts/f1_league.py
 
-# The real leagues (a second site root, examples/real-leagues): FiveThirtyEight's NFL Elo
-# (CC BY 4.0) and international football since 1872 (CC0 1.0), read from ../shared/data,
-# converted, measured (football's log loss against a plain Elo) and built into
-# examples/real-leagues/_site.
+# The demo's real leagues matches/nfl (FiveThirtyEight's NFL Elo, CC BY 4.0) and
+# matches/football (international football since 1872, CC0 1.0), converted again from
+# ../shared/data and measured (football's log loss against a plain Elo); `make site` builds them.
 REAL_DATA ?= ../shared/data
 real-leagues: install
 	$(PY) scripts/nfl_league.py --data $(REAL_DATA)/fivethirtyeight_nfl/nfl_elo.csv
 	$(PY) scripts/football_league.py --data $(REAL_DATA)/intl_football
 	$(PY) scripts/football_logloss.py
-	$(VENV)/bin/sitegen build --root examples/real-leagues --out examples/real-leagues/_site
 
 # Lighthouse scores of the demo site: a measurement, not a test (`make test` leaves it out).
 # Needs node and npm; Lighthouse comes from the registry at the version scripts/lighthouse/package-lock.json pins.
@@ -109,4 +107,4 @@ matchmake-sim: install
 	$(PY) scripts/matchmake_sim.py --out build/matchmake-sim --chart templates/assets/matchmaking-pareto.svg
 
 clean:
-	rm -rf _site bench-out build/matchmake-sim .pytest_cache examples/real-leagues/_site
+	rm -rf _site bench-out build/matchmake-sim .pytest_cache

@@ -26,7 +26,7 @@ cut to 24 characters; ``-2`` and on for a repeat). The output is deterministic.
 Existing ``<year>.toml`` files in the output folder are removed first.
 
     python scripts/football_league.py
-    python scripts/football_league.py --data ../shared/data/intl_football --out examples/real-leagues/matches/football
+    python scripts/football_league.py --data ../shared/data/intl_football --out matches/football
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "intl_football"
-DEFAULT_OUT = REPO / "examples" / "real-leagues" / "matches" / "football"
+DEFAULT_OUT = REPO / "matches" / "football"
 YEAR_FILE = re.compile(r"[0-9]{4}\.toml")
 
 K = 20
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder of results.csv and shootouts.csv (default: ../shared/data/intl_football)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="the league folder to write (default: examples/real-leagues/matches/football)")
+                        help="the league folder to write (default: matches/football)")
     args = parser.parse_args(argv)
     if not (args.data / "results.csv").is_file():
         print(f"{args.data}: missing results.csv", file=sys.stderr)

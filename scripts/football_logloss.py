@@ -1,7 +1,7 @@
 """Log loss of the international football league since 1990, against a plain Elo baseline.
 
 Builds nothing but the ratings: the league folder (default
-examples/real-leagues/matches/football, written by scripts/football_league.py) is
+matches/football, written by scripts/football_league.py) is
 copied into a temporary site, checked and rated by sitegen, and the league's own
 predictions (docs/auditors, accuracy: the first listed player's expected score
 E against their score S, draws 0.5) are scored on the matches played from
@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 from sitegen.model.accuracy import log_loss_term, predictions  # noqa: E402
 from sitegen.commands.build import check, rate  # noqa: E402
 
-DEFAULT_LEAGUE = REPO / "examples" / "real-leagues" / "matches" / "football"
+DEFAULT_LEAGUE = REPO / "matches" / "football"
 
 
 def baseline(matches, since: date, k: float = 20, home_advantage: float = 100) -> tuple[int, float]:

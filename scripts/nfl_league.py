@@ -38,7 +38,7 @@ Existing ``<season>.toml`` files in the output folder are removed first.
 
     python scripts/nfl_league.py
     python scripts/nfl_league.py --league nba --data ../shared/data/fivethirtyeight_nba/nba_elo.csv \\
-        --out examples/real-leagues/matches/nba
+        --out /tmp/nba
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from sitegen.load.tomlwrite import string as toml_string  # noqa: E402  (the one
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
-SITE = REPO / "examples" / "real-leagues"
+SITE = REPO
 SEASON_FILE = re.compile(r"[0-9]{4}\.toml")
 # A published rating further than this from the replayed one is a restart; the same bound
 # decides whether a game's post-game ratings are reproduced.
@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="which of FiveThirtyEight's models (default: nfl)")
     parser.add_argument("--data", type=Path, help="the Elo CSV (default: ../shared/data/fivethirtyeight_<league>/)")
     parser.add_argument("--out", type=Path, help="the league folder to write (default: "
-                                                 "examples/real-leagues/matches/<league>)")
+                                                 "matches/<league>)")
     args = parser.parse_args(argv)
     model = MODELS[args.league]
     data, out = args.data or model.data, args.out or model.out

@@ -161,7 +161,7 @@ def test_a_changed_published_rating_is_a_restart(tmp_path):
 def test_conversion_is_deterministic_and_regenerates_the_example(tmp_path):
     """The committed league folder is what the script writes from the full data, byte for byte."""
     full = REPO.parent / "shared" / "data" / "fivethirtyeight_nfl" / "nfl_elo.csv"
-    committed = REPO / "examples" / "real-leagues" / "matches" / "nfl"
+    committed = REPO / "matches" / "nfl"
     first, _ = conv.convert(conv.MODELS["nfl"], FIXTURES / "nfl_elo.csv.gz")
     second, _ = conv.convert(conv.MODELS["nfl"], FIXTURES / "nfl_elo.csv.gz")
     assert first == second

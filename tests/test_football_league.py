@@ -1,7 +1,7 @@
 """scripts/football_league.py and scripts/football_logloss.py: international football as an elo league.
 
 fixtures/football-slice/ holds fourteen real matches (see its README). The full
-league in examples/real-leagues/matches/football is measured against the baseline
+league in matches/football is measured against the baseline
 the issue names: log loss since 1990 below the plain Elo's 0.5699.
 """
 
@@ -22,7 +22,7 @@ from sitegen.commands.build import check, rate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "football-slice"
 FULL_DATA = REPO.parent / "shared" / "data" / "intl_football"
-COMMITTED = REPO / "examples" / "real-leagues" / "matches" / "football"
+COMMITTED = REPO / "matches" / "football"
 
 
 def load(name: str):
