@@ -22,6 +22,7 @@ from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
 from sitegen.model.pools import ledger_key, pools_table
 from sitegen.model.predict import ratings_json
+from sitegen.model.scale import writes_twin
 from sitegen.load.provenance import Provenance
 from sitegen.model.table import (_cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
                                  matches_columns, parquet_frames, standings_columns, table_csv, table_json,
@@ -108,7 +109,8 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
             key.append(ledger_key(text))
             rated.cache[LEDGER_KEY] = key[0]
         yield f"{name}.csv", text
-        yield f"{name}.json", table_json(table)
+        if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
+            yield f"{name}.json", table_json(table)
     for name, frame in parquet_frames(rated, matches).items():
         yield f"{name}.parquet", to_parquet(frame)
     tables: list[tuple[str, Any]] = []
@@ -123,7 +125,8 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     for name, make in tables:
         rows = make(rated)
         yield f"{name}.csv", to_csv(rows)
-        yield f"{name}.json", to_json(rows)
+        if writes_twin(rated, name):
+            yield f"{name}.json", to_json(rows)
     # The matchup predictor's input (predict.py), loaded by the league page when it is used.
     current = ratings_json(rated)
     if current is not None:

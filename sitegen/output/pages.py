@@ -22,6 +22,7 @@ from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import bootstrap, cached_bootstrap
+from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
@@ -161,16 +162,18 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                  report=report, chart=calibration_chart(report.calibration),
                  chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
+        compact = is_big(lv.rated)      # one short row per match on the match and results pages
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one page per match file (model/groups.py); its own address leads to the list.
         page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
         for n, rows in enumerate(pages, start=1):
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
-                 rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
+                 compact=compact, rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
         groups = lv.groups
         for i, group in enumerate(groups):
             source = prov.source(group.matches[0].match)
             page(f"{group.url}index.html", "match_group.html", league=lv, group=group, decimals=decimals,
+                 compact=compact,
                  source=source, file_url=source.file_url.partition("#")[0],
                  prev_group=groups[i - 1] if i else None,
                  next_group=groups[i + 1] if i + 1 < len(groups) else None)
@@ -181,7 +184,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
             data_path = games_data_path(lv, pv)
             output.add(data_path, games_data(lv, pv, decimals))
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
-                          opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name])
+                          opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name],
+                          compact=compact)
             page(f"{pv.url}index.html", "player.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
                  games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
                  chart_preview=Markup(preview.history(
