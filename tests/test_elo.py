@@ -304,3 +304,14 @@ def test_fide_k_follows_games_played_and_2400_reached(games):
             assert c.terms["k"] == want
             played[c.player] = n + 1
             reached[c.player] = top or c.after >= 2400
+
+
+def test_the_sentence_under_a_match_table_names_only_the_rules_the_league_uses():
+    assert Elo().explanation() == Elo.explain
+    assert Elo().explanation(weighted=True) == ("Each change is K × weight × (actual − expected); both players "
+                                                "use the challenger's K.")
+    nfl = Elo(k=20, k_of="each", home_advantage=65, margin="538-nfl", season_reversion=1 / 3)
+    assert nfl.explanation() == (
+        "Each change is K × M × (actual − expected); M is the 538-nfl margin multiplier of the score "
+        "difference; the home side's expected score counts 65 extra points; a player's first match of a "
+        "new season starts 33% of the way back to 1505.")

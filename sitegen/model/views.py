@@ -143,6 +143,7 @@ class LeagueView:
     tier_counts: list[tuple[Tier, int]] = field(default_factory=list)
     has_teams: bool = False
     groups: list[MatchGroup] = field(default_factory=list)   # the match pages
+    explanation: str = ""               # under its match tables: the system's, with this league's rules
 
     @property
     def places(self) -> int:
@@ -303,7 +304,8 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts,
-                      any(line.team is not None for v in views for line in v.lines), groups)
+                      any(line.team is not None for v in views for line in v.lines), groups,
+                      system.explanation(weighted=any("weight" in v.match.extra for v in views)))
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:

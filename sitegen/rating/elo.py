@@ -162,6 +162,24 @@ class Elo(MatchSystem):
                "a player with more points than the other has score 1"),
     )
 
+    def explanation(self, *, weighted: bool = False) -> str:
+        """The sentence under a match table, with only the rules this league uses (``weighted``:
+        some match has a weight)."""
+        if not (weighted or self.margin != "none" or self.home_advantage or self.season_reversion):
+            return self.explain
+        factors = "K" + (" × weight" if weighted else "") + (" × M" if self.margin != "none" else "")
+        parts = [f"Each change is {factors} × (actual − expected)"]
+        if self.k_of == "challenger":
+            parts.append("both players use the challenger's K")
+        if self.margin != "none":
+            parts.append(f"M is the {self.margin} margin multiplier of the score difference")
+        if self.home_advantage:
+            parts.append(f"the home side's expected score counts {self.home_advantage:g} extra points")
+        if self.season_reversion:
+            parts.append(f"a player's first match of a new season starts {float(self.season_reversion):.0%} of "
+                         f"the way back to {self.reversion_mean:g}")
+        return "; ".join(parts) + "."
+
     def __init__(self, *, initial: float = 1500, k: float | str = "fide", k_of: str = "challenger",
                  provisional_games: int = 30, k_provisional: float = 40, k_standard: float = 20,
                  k_master: float = 10, master_rating: float = 2400, home_advantage: float = 0,

@@ -142,6 +142,10 @@ class Presenter(Protocol):
     interval: ClassVar[Interval | None]         # its own interval of a rating, from standing terms
     bootstraps: ClassVar[bool]                  # no interval of its own: a bootstrap gives one
 
+    def explanation(self, *, weighted: bool = False) -> str:
+        """``explain`` with the league's own rules (``weighted``: some match has a weight)."""
+        ...
+
     def describe(self, entry: Mapping[str, Any]) -> str:
         """A participant's own numbers in words, for the pages ("20 goals, ping 35 ms, host")."""
         ...
@@ -286,6 +290,9 @@ class MatchSystem:
     starts: Mapping[str, Any] = {}
     # Rating periods by the calendar (the board's window is then the last period).
     calendar_periods: bool = False
+
+    def explanation(self, *, weighted: bool = False) -> str:
+        return self.explain
 
     def parse_start(self, value: Any, report: Reporter) -> Any | None:
         """One value of [initial]: a rating this system can hold, or None (reported).
