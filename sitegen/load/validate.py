@@ -161,14 +161,15 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
     starts = f.table_lines("match")
     known = frozenset(allowed)
     resolve = roster.resolve
+    parse_match = config.system.parse_match
+    id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
     for index, raw in enumerate(raw_matches):
         position = index + 1
         table = ("match", index)
-        fallback_id = default_id(league_rel, position)
-        label = f"#{position}"
+        fallback_id = f"{id_stem}{position}"
         if not isinstance(raw, dict):
             problems.add(f.rel, f"must be a table, got {value_text(raw)}", line=f.locate(table=table),
-                         match=label)
+                         match=f"#{position}")
             continue
         explicit = raw.get("id")
         before = len(problems)
@@ -216,7 +217,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         if notes is not None and not isinstance(notes, str):
             report(("notes",), f"must be a string (text in quotes), got {value_text(notes)}")
 
-        parsed = config.system.parse_match(raw, report)
+        parsed = parse_match(raw, report)
         if parsed is not None:
             names = tuple(map(resolve, parsed.names))
             if len(set(names)) < len(names):

@@ -193,7 +193,7 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     names: list[str] = []
     entries: list[dict[str, Any]] = []
     ok = True
-    known = {"name"} | {f.name for f in fields}
+    known = _known_keys(fields)
     for i, player in enumerate(raw):
         at = here + (i,)
         if not isinstance(player, dict):
@@ -233,6 +233,20 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     if not ok or listed < min_count or (max_count is not None and listed > max_count):
         return None
     return tuple(names), tuple(entries)
+
+
+# The keys a player table may hold, by the fields of a system (a class's own tuple): made once,
+# not for each of a history's matches. Each entry keeps its fields, so that their id is not reused.
+_KNOWN_KEYS: dict[int, tuple[Sequence[Field], frozenset[str]]] = {}
+
+
+def _known_keys(fields: Sequence[Field]) -> frozenset[str]:
+    held = _KNOWN_KEYS.get(id(fields))
+    if held is None or held[0] is not fields:
+        if len(_KNOWN_KEYS) > 64:           # fields made afresh for each call: no use keeping them
+            _KNOWN_KEYS.clear()
+        held = _KNOWN_KEYS[id(fields)] = (fields, frozenset(["name", *(f.name for f in fields)]))
+    return held[1]
 
 
 def _wanted(min_count: int, max_count: int | None) -> str:
