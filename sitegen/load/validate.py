@@ -15,9 +15,9 @@ from typing import Any
 
 from sitegen.rating import limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
-from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
+from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, collection_paused, date_fix, reads_as_toml
 from sitegen.load.problems import Problems
-from sitegen.rating.base import Match, default_id, did_you_mean, normalize_name, unknown_key, value_text
+from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ID = 64
@@ -72,6 +72,11 @@ def unquoted_date(value: Any) -> str:
 def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
                    problems: Problems) -> League:
     """Check every match of a league and return them in history order."""
+    with collection_paused():
+        return _league_matches(source, config, roster, problems)
+
+
+def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, problems: Problems) -> League:
     system = config.system
     allowed = COMMON_KEYS + system.match_keys
     keyed: list[tuple[tuple, Match, bool]] = []
@@ -109,13 +114,26 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
     same minute). Fields that are conditions rather than results (a lunaro ping) do not count.
     """
     conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
-    first: dict[tuple, Match] = {}
-    for m in matches:
+
+    def same_match(m: Match) -> tuple:
         results = tuple(sorted(
             (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
             for name, entry in zip(m.players, m.entries)))
-        key = (m.played, results)
-        earlier = first.setdefault(key, m)
+        return m.played, results
+
+    # Matches are first told apart by time and players, cheaply; the results of those that share
+    # both are compared (as written) only then. The same match has the same time and players.
+    alone: dict[tuple, Match | None] = {}       # (played, players) -> its one match; None when several
+    first: dict[tuple, Match] = {}
+    for m in matches:
+        cheap = (m.played, tuple(sorted(m.players)))
+        only = alone.setdefault(cheap, m)
+        if only is m:
+            continue
+        if only is not None:
+            first.setdefault(same_match(only), only)
+            alone[cheap] = None
+        earlier = first.setdefault(same_match(m), m)
         if earlier is m or (m.id in explicit and earlier.id in explicit):
             continue
         where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
@@ -141,25 +159,30 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         problems.add(f.rel, "holds no [[match]] table; remove the file or add a match")
     out = []
     starts = f.table_lines("match")
+    known = frozenset(allowed)
+    resolve = roster.resolve
+    parse_match = config.system.parse_match
+    id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
     for index, raw in enumerate(raw_matches):
         position = index + 1
         table = ("match", index)
-        fallback_id = default_id(league_rel, position)
-        label = f"#{position}"
+        fallback_id = f"{id_stem}{position}"
         if not isinstance(raw, dict):
             problems.add(f.rel, f"must be a table, got {value_text(raw)}", line=f.locate(table=table),
-                         match=label)
+                         match=f"#{position}")
             continue
         explicit = raw.get("id")
-        label = match_label(raw, position, fallback_id)
         before = len(problems)
 
-        def report(path: tuple[str | int, ...], message: str, *, _label=label, _table=table) -> None:
-            problems.add(f.rel, message, line=f.locate(*path, table=_table), match=_label,
-                         field=field_path(path))
+        # A problem's line and label are worked out only when there is one.
+        def report(path: tuple[str | int, ...], message: str, *, _raw=raw, _position=position,
+                   _fallback=fallback_id, _table=table) -> None:
+            problems.add(f.rel, message, line=f.locate(*path, table=_table),
+                         match=match_label(_raw, _position, _fallback), field=field_path(path))
 
-        for key in sorted(set(raw) - set(allowed)):
-            report((key,), unknown_key(key, allowed, kind="matches", system=config.system_name))
+        if not raw.keys() <= known:
+            for key in sorted(set(raw) - known):
+                report((key,), unknown_key(key, allowed, kind="matches", system=config.system_name))
 
         match_id = fallback_id
         if explicit is not None:
@@ -194,19 +217,11 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         if notes is not None and not isinstance(notes, str):
             report(("notes",), f"must be a string (text in quotes), got {value_text(notes)}")
 
-        parsed = config.system.parse_match(raw, report)
+        parsed = parse_match(raw, report)
         if parsed is not None:
-            names = tuple(roster.resolve(n) for n in parsed.names)
-            paths = parsed.name_paths or tuple(("players", i, "name") for i in range(len(names)))
-            seen: dict[str, int] = {}
-            for i, (written, name) in enumerate(zip(parsed.names, names)):
-                if name in seen:
-                    via = f" (alias of {name!r})" if written != name else ""
-                    # The other entry by its field path, counted from 0 like the field itself.
-                    report(paths[i], f"{written!r}{via} is already listed as {field_path(paths[seen[name]][:-1])}; "
-                                     "a player may appear only once in a match")
-                else:
-                    seen[name] = i
+            names = tuple(map(resolve, parsed.names))
+            if len(set(names)) < len(names):
+                _report_listed_twice(parsed, names, report)
             extra = dict(parsed.extra)
             # Match keys that name a player (elo's challenger and home), through players.toml.
             for key in NAME_KEYS:
@@ -232,6 +247,21 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m, match_id == explicit))
     return out
+
+
+def _report_listed_twice(parsed: ParsedMatch, names: tuple[str, ...],
+                         report: Callable[[tuple[str | int, ...], str], None]) -> None:
+    """Each player a match lists again (directly or by an alias), at the second listing."""
+    paths = parsed.name_paths or tuple(("players", i, "name") for i in range(len(names)))
+    seen: dict[str, int] = {}
+    for i, (written, name) in enumerate(zip(parsed.names, names)):
+        if name in seen:
+            via = f" (alias of {name!r})" if written != name else ""
+            # The other entry by its field path, counted from 0 like the field itself.
+            report(paths[i], f"{written!r}{via} is already listed as {field_path(paths[seen[name]][:-1])}; "
+                             "a player may appear only once in a match")
+        else:
+            seen[name] = i
 
 
 def _first_use(f: TomlFile, index: int, explicit: bool) -> str:

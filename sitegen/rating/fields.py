@@ -96,8 +96,11 @@ MAX_NAME = 64
 
 def normalize_name(value: str) -> str:
     """Names are trimmed and compared after Unicode NFC normalisation (docs/curators)."""
+    name = value.strip()
+    if name.isascii():          # NFC leaves ASCII as it is: most names, a million times a long history
+        return name
     import unicodedata
-    return unicodedata.normalize("NFC", value.strip())
+    return unicodedata.normalize("NFC", name)
 
 
 def check_name(value: Any) -> str | None:
@@ -172,13 +175,8 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     system in messages about keys that do not belong (a match pasted into the wrong league).
     """
     here = prefix + (key,)
-    if max_count == min_count:
-        want = f"exactly {min_count}"
-    elif max_count is None:
-        want = f"at least {min_count}"
-    else:
-        want = f"{min_count} to {max_count}"
     if not isinstance(raw, list):
+        want = _wanted(min_count, max_count)
         shape = f"a list of {want} player{'s' if want != 'at least 1' else ''}, each {player_shape(fields)}"
         if raw is None:         # TOML has no null: the key is absent (or misspelt, reported on its own)
             report(here, f"is missing; must be {shape}")
@@ -187,7 +185,7 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
         return None
     listed = len(raw)
     if listed < min_count or (max_count is not None and listed > max_count):
-        report(here, f"must list {want} players, got {listed}")
+        report(here, f"must list {_wanted(min_count, max_count)} players, got {listed}")
     elif listed > limits.MAX_PLAYERS:
         # Checked before any player: a 10,000-player match is refused at once, not rated for minutes.
         report(here, f"must list at most {limits.MAX_PLAYERS:,} players, got {listed:,}")
@@ -195,15 +193,16 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     names: list[str] = []
     entries: list[dict[str, Any]] = []
     ok = True
-    known = {"name"} | {f.name for f in fields}
+    known = _known_keys(fields)
     for i, player in enumerate(raw):
         at = here + (i,)
         if not isinstance(player, dict):
             report(at, f"must be a table like {player_shape(fields)}, got {value_text(player)}")
             ok = False
             continue
-        for extra in sorted(set(player) - known):
-            report(at + (extra,), unknown_key(extra, ["name", *(f.name for f in fields)], system=system))
+        if not player.keys() <= known:
+            for extra in sorted(set(player) - known):
+                report(at + (extra,), unknown_key(extra, ["name", *(f.name for f in fields)], system=system))
             ok = False
         if "name" not in player:
             report(at + ("name",), "is missing; every player needs a name")
@@ -234,6 +233,29 @@ def parse_entries(raw: Any, report: Reporter, fields: Sequence[Field], *,
     if not ok or listed < min_count or (max_count is not None and listed > max_count):
         return None
     return tuple(names), tuple(entries)
+
+
+# The keys a player table may hold, by the fields of a system (a class's own tuple): made once,
+# not for each of a history's matches. Each entry keeps its fields, so that their id is not reused.
+_KNOWN_KEYS: dict[int, tuple[Sequence[Field], frozenset[str]]] = {}
+
+
+def _known_keys(fields: Sequence[Field]) -> frozenset[str]:
+    held = _KNOWN_KEYS.get(id(fields))
+    if held is None or held[0] is not fields:
+        if len(_KNOWN_KEYS) > 64:           # fields made afresh for each call: no use keeping them
+            _KNOWN_KEYS.clear()
+        held = _KNOWN_KEYS[id(fields)] = (fields, frozenset(["name", *(f.name for f in fields)]))
+    return held[1]
+
+
+def _wanted(min_count: int, max_count: int | None) -> str:
+    """How many players a match lists, as a problem says it: "exactly 2", "at least 2", "2 to 4"."""
+    if max_count == min_count:
+        return f"exactly {min_count}"
+    if max_count is None:
+        return f"at least {min_count}"
+    return f"{min_count} to {max_count}"
 
 
 def valid_fields(raw: Any, fields: Sequence[Field]) -> list[dict[str, Any]]:

@@ -1,0 +1,68 @@
+"""The shortcuts of checking a long history find what the plain checks found: the same match
+entered twice (told apart first by time and players), names normalised (ASCII without NFC)."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.load.problems import Problems
+from sitegen.load.validate import _report_duplicates
+from sitegen.rating import SYSTEMS
+from sitegen.rating.fields import normalize_name
+from sitegen.rating.values import Match
+
+START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def report_duplicates_plainly(matches, explicit, system, problems) -> None:
+    """Every match's full key (time, players and results as written) against all before it."""
+    conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
+    first: dict[tuple, Match] = {}
+    for m in matches:
+        results = tuple(sorted(
+            (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
+            for name, entry in zip(m.players, m.entries)))
+        earlier = first.setdefault((m.played, results), m)
+        if earlier is m or (m.id in explicit and earlier.id in explicit):
+            continue
+        where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
+        problems.add(m.file, f"the same match as {earlier.id!r} at {where} (same played, players and "
+                             "results): remove the copy, or give both matches explicit ids if they "
+                             "really are two matches", line=m.line,
+                     match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
+
+
+@st.composite
+def histories(draw):
+    count = draw(st.integers(0, 30))
+    matches = []
+    for i in range(count):
+        names = draw(st.lists(st.sampled_from(["ann", "bo", "cy", "di"]), min_size=2, max_size=3, unique=True))
+        entries = tuple({"goals": draw(st.sampled_from([0, 1, 1.0, True])), "ping": draw(st.integers(0, 2))}
+                        for _ in names)
+        matches.append(Match(id=f"m-{i + 1}", played=START + timedelta(hours=draw(st.integers(0, 2))),
+                             file="matches/l/a.toml", position=i + 1, notes=None, players=tuple(names),
+                             entries=entries, line=draw(st.sampled_from([None, i * 3 + 1]))))
+    explicit = {m.id for m in matches if draw(st.booleans())}
+    return matches, explicit
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories())
+def test_the_same_match_twice_is_found_as_by_comparing_every_match(history) -> None:
+    matches, explicit = history
+    system = SYSTEMS["lunaro"]()          # ping is a condition, not a result: it does not count
+    fast, plain = Problems(), Problems()
+    _report_duplicates(tuple(matches), explicit, system, fast)
+    report_duplicates_plainly(matches, explicit, system, plain)
+    assert list(fast) == list(plain)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text())
+def test_names_normalise_as_nfc_of_the_trimmed_text(text: str) -> None:
+    assert normalize_name(text) == unicodedata.normalize("NFC", text.strip())
