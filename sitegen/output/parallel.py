@@ -45,6 +45,8 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
     # Everything the parent holds (the models of every page) moves out of the collector's
     # reach while the workers run: a worker's full collections then walk only what it made
     # itself, and do not write into, and so copy, every page of memory shared at the fork.
+    # A caller's own freeze (gc has no nesting) is left in place.
+    outer_freeze = gc.get_freeze_count() > 0
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -53,5 +55,6 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
             results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
             return results
     finally:
-        gc.unfreeze()
+        if not outer_freeze:
+            gc.unfreeze()
         _job = None
