@@ -63,7 +63,7 @@ def resamples(n: int, count: int, seed: int) -> list[list[int]]:
     """
     rng = np.random.RandomState()
     state = random.Random(seed).getstate()[1]          # 624 words and the position
-    rng.set_state(("MT19937", np.array(state[:624], dtype=np.uint32), state[624]))
+    rng.set_state(("MT19937", np.array(state[:624], dtype=np.uint32), state[624], 0, 0.0))
     draws = (rng.random_sample((count, n)) * n).astype(np.int64)      # int() of a positive: its floor
     draws.sort(axis=1)
     return draws.tolist()
