@@ -21,7 +21,7 @@ from sitegen.commands.build import build, check, rate
 from sitegen.model.history import rate_league
 from sitegen.rating.placement import placement_replays
 from sitegen.model.honest import (
-    bootstrap, grouped_ranks, percentile_interval, resamples, seed_of,
+    bootstrap, grouped_ranks, percentile_interval, python_resamples, resamples, seed_of,
 )
 from sitegen.model.views import league_view
 
@@ -104,6 +104,18 @@ def test_seed_follows_the_input():
     assert seed != seed_of("duel", matches[:-1])
     assert resamples(10, 3, 7) == resamples(10, 3, 7) != resamples(10, 3, 8)
     assert all(d == sorted(d) and len(d) == 10 for d in resamples(10, 3, 7))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 4), st.one_of(st.integers(0, 2 ** 32 + 5), st.integers(0, 2 ** 64 - 1)))
+def test_resamples_are_the_draws_of_python_random(n, count, seed):
+    # numpy's generator, started from Python's state for the seed, draws the same numbers:
+    # the intervals of every league stay what they were.
+    assert resamples(n, count, seed) == python_resamples(n, count, seed)
+
+
+def test_resamples_of_a_big_league_are_the_draws_of_python_random():
+    assert resamples(100_000, 2, 2 ** 63 + 12345) == python_resamples(100_000, 2, 2 ** 63 + 12345)
 
 
 def test_percentile_interval_is_widened_to_the_rating():

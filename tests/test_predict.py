@@ -23,7 +23,7 @@ from helpers import elo_match, league_toml
 from sitegen.commands.build import build, check, rate
 from sitegen.model.history import rate_league
 from sitegen.model.predict import (
-    league_predictor, nearest, player_states, predict_lobby, predict_pair, ratings_json,
+    league_predictor, nearest, player_states, predict_lobby, predict_pair, rating_order, ratings_json,
 )
 from sitegen.rating.base import Match
 
@@ -190,6 +190,8 @@ def test_nearest_are_the_closest_ratings(ratings, data):
     states = {n: {"r": r} for n, r in ratings.items()}
     me = data.draw(st.sampled_from(sorted(states)))
     got = nearest(states, me)
+    # The order sorted once per league gives every player the same list as sorting for each.
+    assert nearest(states, me, order=rating_order(states)) == got
     assert me not in got and len(got) == min(10, len(states) - 1) and len(set(got)) == len(got)
     # No player left out is strictly closer than one taken.
     taken = max(abs(states[p]["r"] - states[me]["r"]) for p in got)

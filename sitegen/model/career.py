@@ -162,6 +162,8 @@ class LeagueCareers:
         self._order: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._names = names
         self._all: _Aggregates | None = None      # every player's aggregates, computed when first asked
+        # Every month's label ("2024-03") written once, not once per player who played in it.
+        self._labels: dict[int | tuple[int, int], str] = {}
 
     @property
     def outcome_labels(self) -> tuple[str, str, str] | None:
@@ -183,9 +185,14 @@ class LeagueCareers:
         current = agg.runs.current[p]
         rows, by_year = agg.periods[p]
         cast = int if self.league.integer else float      # as the lines hold ratings
-        months = tuple(Period(_label(y if m is None else (y, m)), n,
-                              *(None if v is None else cast(v) for v in (end, high, low)))
-                       for y, m, n, end, high, low in rows)
+        labels = self._labels
+        periods_: list[Period] = []
+        for y, m, n, end, high, low in rows:
+            key = y if m is None else (y, m)
+            periods_.append(Period(labels.get(key) or labels.setdefault(key, _label(key)), n,
+                                   None if end is None else cast(end), None if high is None else cast(high),
+                                   None if low is None else cast(low)))
+        months = tuple(periods_)
         if agg.best is not None:
             assert agg.opponent_of is not None      # both belong to a league of duels
             best = tuple(BestWin(agg.games.game(player, r), (self._links[agg.opponent_of[r]],), rating)

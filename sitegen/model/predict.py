@@ -17,7 +17,6 @@ pairs has no predictor.
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ NEAREST = 10
 OUTCOMES = (1.0, 0.5, 0.0)
 
 __all__ = ["LobbyPrediction", "Outcome", "PairPrediction", "OUTCOMES", "NEAREST", "league_predictor",
-           "nearest", "player_states", "predict_lobby", "predict_pair", "ratings_json"]
+           "nearest", "player_states", "rating_order", "predict_lobby", "predict_pair", "ratings_json"]
 
 
 def predicts(system: System) -> bool:
@@ -91,11 +90,21 @@ def predict_lobby(system: Any, players: Sequence[str],
 
 # --- the player pages' list ----------------------------------------------------------------
 
-def nearest(states: Mapping[str, Mapping[str, Any]], name: str, n: int = NEAREST) -> list[str]:
-    """The ``n`` players rated nearest to ``name`` (ties: the lower rating, then name by code point)."""
+def rating_order(states: Mapping[str, Mapping[str, Any]]) -> tuple[list[tuple[float, str]], dict[str, int]]:
+    """Every player by (rating, name), and each name's place in that order: sorted once per
+    league, not once per player page (a league of 5,000 players sorted 5,000 times)."""
     ordered = sorted((st["r"], p) for p, st in states.items())
+    return ordered, {p: i for i, (_, p) in enumerate(ordered)}
+
+
+def nearest(states: Mapping[str, Mapping[str, Any]], name: str, n: int = NEAREST, *,
+            order: tuple[list[tuple[float, str]], dict[str, int]] | None = None) -> list[str]:
+    """The ``n`` players rated nearest to ``name`` (ties: the lower rating, then name by code point).
+
+    ``order`` is ``rating_order(states)`` when the caller asks for many players of one league."""
+    ordered, position = order if order is not None else rating_order(states)
     me = states[name]["r"]
-    i = bisect_left(ordered, (me, name))
+    i = position[name]
     lo, hi = i - 1, i + 1
     out: list[str] = []
     while len(out) < n and (lo >= 0 or hi < len(ordered)):
@@ -115,12 +124,13 @@ class LeaguePredictor:
     system: Any
     states: dict[str, dict[str, Any]]
     data_url: str                 # site-relative: data/<league>/ratings.json
+    order: tuple[list[tuple[float, str]], dict[str, int]]     # rating_order(states)
 
     def against_nearest(self, name: str) -> list[PairPrediction]:
         if name not in self.states:
             return []
         return [predict_pair(self.system, name, other, self.states, challenger=name)
-                for other in nearest(self.states, name)]
+                for other in nearest(self.states, name, order=self.order)]
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -131,4 +141,5 @@ def league_predictor(rated: RatedLeague) -> LeaguePredictor | None:
     system = rated.league.config.system
     if not predicts(system):
         return None
-    return LeaguePredictor(system, player_states(rated), f"data/{rated.league.config.slug}/ratings.json")
+    states = player_states(rated)
+    return LeaguePredictor(system, states, f"data/{rated.league.config.slug}/ratings.json", rating_order(states))

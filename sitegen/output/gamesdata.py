@@ -21,11 +21,13 @@ game of the same rating period (``change`` then says "in <period>").
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
 
-from sitegen.model.views import LeagueView, PlayerView
+from sitegen.model.views import LeagueView, MatchView, PlayerView
 from sitegen.output.render import fmt_delta
 
 COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating")
+MATCH_PARTS = "games-data-matches"      # RatedLeague.cache key: (LeagueView, its matches' parts)
 
 
 def games_data_path(lv: LeagueView, player: PlayerView) -> str:
@@ -45,25 +47,51 @@ def _rating(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
+def _match_parts(lv: LeagueView) -> dict[int, tuple[str, str, str]]:
+    """Per match view (by id): its time and anchor as JSON text and its page under the league,
+    worked out once for the league instead of once for each of its players."""
+    cached = lv.rated.cache.get(MATCH_PARTS)
+    if cached is not None and cached[0] is lv:
+        return cached[1]
     base = len(lv.url)
+    parts: dict[int, tuple[str, str, str]] = {}
+    for m in lv.matches:
+        page, _, frag = m.url.partition("#")
+        parts[id(m)] = (encode_basestring(_minute(m.match.played)), page[base:], encode_basestring(frag))
+    lv.rated.cache[MATCH_PARTS] = (lv, parts)
+    return parts
+
+
+def _number(value: float | int | None) -> str:
+    # As json.dumps writes them: repr of a float, digits of an int.
+    return "null" if value is None else repr(value)
+
+
+def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
+    parts = _match_parts(lv)
     groups: dict[str, int] = {}
+    text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
     rows = []
     for g in player.games:
         line = g.line
-        page, _, frag = g.match.url.partition("#")
-        index = groups.setdefault(page[base:], len(groups))
+        m: MatchView = g.match
+        minute, page, frag = parts[id(m)]
+        index = groups.setdefault(page, len(groups))
         opponents = g.opponents
         names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
         result = " ".join(x for x in (line.result, line.score) if x) or line.details
         change = fmt_delta(line.delta, decimals) if g.rated else f"in {line.period}"
-        rows.append([_minute(g.match.match.played), index,
-                     frag, names, result, change,
-                     _rating(line.after) if g.rated else None])
-    doc = {"player": player.name, "league": lv.url, "groups": list(groups),
-           "columns": list(COLUMNS), "games": rows}
+        cells = []
+        for value in (names, result, change):
+            encoded = text.get(value)
+            if encoded is None:
+                encoded = text[value] = encode_basestring(value)
+            cells.append(encoded)
+        # The row exactly as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it.
+        rows.append(f"[{minute},{index},{frag},{cells[0]},{cells[1]},{cells[2]},"
+                    f"{_number(_rating(line.after) if g.rated else None)}]")
+    doc = {"player": player.name, "league": lv.url, "groups": list(groups), "columns": list(COLUMNS)}
     # One row per line: the file stays readable and diffs well, at one byte a game.
-    body = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows)
-    head = json.dumps({k: v for k, v in doc.items() if k != "games"}, ensure_ascii=False,
-                      separators=(",", ":"))[:-1]
+    body = ",\n".join(rows)
+    head = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))[:-1]
     return f'{head},"games":[\n{body}\n]}}\n'

@@ -7,6 +7,7 @@ back in page order, so the output is byte for byte what one process writes.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -41,6 +42,12 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
         return [job(i) for i in range(count)]
     global _job
     _job = job
+    # Everything the parent holds (the models of every page) moves out of the collector's
+    # reach while the workers run: a worker's full collections then walk only what it made
+    # itself, and do not write into, and so copy, every page of memory shared at the fork.
+    # A caller's own freeze (gc has no nesting) is left in place.
+    outer_freeze = gc.get_freeze_count() > 0
+    gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # Small chunks: pages differ a lot in cost (a league's board against a player's page).
@@ -48,4 +55,6 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
             results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
             return results
     finally:
+        if not outer_freeze:
+            gc.unfreeze()
         _job = None
