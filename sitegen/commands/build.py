@@ -22,6 +22,7 @@ from sitegen.model.history import RatedLeague, rate_league
 from sitegen.load.site import load_site
 from sitegen.load.problems import InvalidInput, Problems
 from sitegen.commands.progress import current
+from sitegen.rating import collector
 from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
@@ -95,25 +96,30 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     root, out = root.resolve(), out.resolve()
     check_output_folder(root, out)
     store = open_cache(root, cache)
-    site = check(root, cache=store if store is not None else False)
-    site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
-    # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
-    prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
-    progress.rating(site)
-    rated = rate(site)
-    # With the cache, files equal to the published ones are linked, not rewritten (write.py).
-    output = Output(out, reuse=store is not None)
-    try:
-        progress.writing_data()
-        for league in rated:
-            for name, text in league_files(league, prov, site.roster):
-                output.add(f"data/{league.league.config.slug}/{name}", text)
-        render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov,
-                    cache=store)
-        progress.moving(len(output.sizes), out)
-        output.commit()
-    finally:
-        output.discard()
+    # The matches read, their events and the pages' models live to the end of the build: each
+    # stage's are frozen out of the collector's reach once made (rating/collector.py).
+    with collector.frozen() as freeze:
+        site = check(root, cache=store if store is not None else False)
+        site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
+        # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
+        prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
+        freeze()
+        progress.rating(site)
+        rated = rate(site)
+        freeze()
+        # With the cache, files equal to the published ones are linked, not rewritten (write.py).
+        output = Output(out, reuse=store is not None)
+        try:
+            progress.writing_data()
+            for league in rated:
+                for name, text in league_files(league, prov, site.roster):
+                    output.add(f"data/{league.league.config.slug}/{name}", text)
+            render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov,
+                        cache=store)
+            progress.moving(len(output.sizes), out)
+            output.commit()
+        finally:
+            output.discard()
     if store is not None:
         for checked in site.leagues:
             store.put("order", checked.config.slug, match_order(root, checked))

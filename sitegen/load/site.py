@@ -7,18 +7,15 @@ the file it came from, so later stages can report problems by file and line.
 from __future__ import annotations
 
 import difflib
-import gc
 import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sitegen.rating import limits
+from sitegen.rating import collector, limits
 from sitegen.load import fasttoml
 from sitegen.load.cache import Cache
 from sitegen.load.files import entries, link_problem, outside_link, rel, walk
@@ -216,26 +213,10 @@ def _inside_string(text: str, pos: int) -> bool:
     return False
 
 
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a history is read and checked.
-
-    Reading makes millions of objects that all live on (tables, lists, strings, matches), and
-    each collection the allocations set off walks every one of them again: half the time of
-    checking 100,000 matches. Nothing read forms a cycle; any garbage left is collected later."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def load_site(root: Path, problems: Problems, cache: Cache | None = None) -> SiteSource:
     """Read everything a build needs from ``root``; problems are collected, not raised. Match
     files, players.toml and league.toml are parsed through ``cache`` when one is given."""
-    with collection_paused():
+    with collector.paused():
         return _load_site(root, problems, cache)
 
 

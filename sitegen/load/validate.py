@@ -13,9 +13,9 @@ from functools import partial
 from datetime import date, datetime, time, timezone
 from typing import Any
 
-from sitegen.rating import limits
+from sitegen.rating import collector, limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
-from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, collection_paused, date_fix, reads_as_toml
+from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from sitegen.load.problems import Problems
 from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
@@ -72,7 +72,7 @@ def unquoted_date(value: Any) -> str:
 def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
                    problems: Problems) -> League:
     """Check every match of a league and return them in history order."""
-    with collection_paused():
+    with collector.paused():
         return _league_matches(source, config, roster, problems)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sitegen.rating import collector
 from sitegen.rating.base import RatingEvent, Standing
 from sitegen.load.validate import League
 
@@ -40,5 +41,7 @@ def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
 
 def rate_league(league: League) -> RatedLeague:
     system = league.config.system
-    events = tuple(system.rate(league.matches))
+    # An event and its changes per match, all acyclic and kept to the end of the build.
+    with collector.paused():
+        events = tuple(system.rate(league.matches))
     return RatedLeague(league, events, rank(system.standings(events)))

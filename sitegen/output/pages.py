@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from urllib.parse import urlsplit
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
 
+from sitegen.rating import collector
 from sitegen.model.career import LeagueCareers
 from sitegen.model.board import build_board
 from sitegen.output import preview
@@ -78,12 +80,21 @@ def site_base_url(configured: str, given: str | None) -> str:
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
                 cache: "Cache | None" = None) -> None:
+    # The leagues' view models live until every page is written: once made, they are frozen
+    # out of the collector's reach (rating/collector.py), which would walk them again and again.
+    with collector.frozen() as freeze:
+        _render_site(site, rated, output, freeze, base_url=base_url, provenance=provenance, cache=cache)
+
+
+def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None], *,
+                 base_url: str | None, provenance: Provenance | None, cache: "Cache | None") -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
+    freeze()
     content = render_pages(site.content, [lg.config for lg in site.leagues])
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong

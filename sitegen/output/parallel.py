@@ -7,11 +7,12 @@ back in page order, so the output is byte for byte what one process writes.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from sitegen.rating import collector
 
 T = TypeVar("T")
 
@@ -45,16 +46,11 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
     # Everything the parent holds (the models of every page) moves out of the collector's
     # reach while the workers run: a worker's full collections then walk only what it made
     # itself, and do not write into, and so copy, every page of memory shared at the fork.
-    # A caller's own freeze (gc has no nesting) is left in place.
-    outer_freeze = gc.get_freeze_count() > 0
-    gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with collector.frozen(), multiprocessing.get_context("fork").Pool(workers) as pool:
             # Small chunks: pages differ a lot in cost (a league's board against a player's page).
             chunk = max(1, min(32, count // (8 * workers)))
             results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
             return results
     finally:
-        if not outer_freeze:
-            gc.unfreeze()
         _job = None

@@ -9,13 +9,13 @@ docs/curators `glicko2`.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
+from sitegen.rating import collector
 from sitegen.rating.base import (
     Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter,
     Standing,
@@ -370,13 +370,8 @@ class Glicko2(MatchSystem):
         rated = run(history, tau=self.tau, epsilon=self.epsilon, transform=self.score_transform)
         # The events are acyclic: the cyclic collector, which would walk the growing history
         # again and again while they are built, waits until they are done.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector.paused():
             return self._events(groups, history.names, rated)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _events(self, groups: Sequence[tuple[str, int, list[Match]]], names: Sequence[str],
                 rated: Rated) -> list[RatingEvent]:

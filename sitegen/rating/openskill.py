@@ -10,7 +10,6 @@ systems: an addition with the same files, a rating of mu - 3 sigma (the "ordinal
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, ClassVar
 
 from openskill.models import PlackettLuce
 
+from sitegen.rating import collector
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.base import (
     Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
@@ -235,9 +235,7 @@ class OpenSkill(MatchSystem):
         rated = run(history, beta=self.beta, tau=self.tau, kappa=self.kappa, limit_sigma=self.limit_sigma)
         done = rated.match if rated.status else len(matches)
         # The events hold no cycles: the cyclic collector waits until they are built.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector.paused():
             events: list[RatingEvent] = []
             e = 0
             for m in matches[:done]:
@@ -250,9 +248,6 @@ class OpenSkill(MatchSystem):
                     }))
                     e += 1
                 events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
-        finally:
-            if collecting:
-                gc.enable()
         if rated.status == RAISED:
             raise RatingDiverged(matches[done].id, "the team strengths e^(mu / c)",
                                  "use a larger beta or a smaller mu, so that mu / beta stays well "
