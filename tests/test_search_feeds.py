@@ -20,6 +20,8 @@ from urllib.parse import urljoin, urlsplit
 from urllib.robotparser import RobotFileParser
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import league_toml, looks_like_traceback, lunaro_match, problems_of, read_csv, run_cli, tree_snapshot
 from sitegen.commands.build import build, check
@@ -467,6 +469,35 @@ def test_words_are_split_as_the_search_page_splits_them():
     assert words("हिन्दी खेल") == ["हिन्दी", "खेल"]                    # vowel signs (marks) stay inside words
     assert shard_key("ωmega") == "ωm" and shard_key("i") == "i"
     assert shard_file("ωm") == "words/cf896d.json"
+
+
+def _words_by_category(text: str) -> list[str]:
+    """The definition, one code point at a time: runs of letters, marks and digits of NFKC, lower case."""
+    import unicodedata
+    found, run = [], ""
+    for c in unicodedata.normalize("NFKC", text).lower():
+        if unicodedata.category(c)[0] in "LMN":
+            run += c
+        elif run:
+            found, run = found + [run], ""
+    return found + [run] if run else found
+
+
+# Texts near the shortcuts' edges: ASCII, compatibility forms, a final sigma, marks that
+# compose across a text's start, the Kelvin sign (ASCII once normalised), line feeds.
+_TRICKY = st.text(st.sampled_from("aZ9-_ .\n\u212a\u03a3\u03c3\u0301\u0308e\uff21\u0130\u00df\u2167\u0663\U0001d400"
+                                  "\u1100\u1161\u00aa"), max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_TRICKY, st.text(max_size=12)), max_size=5))
+def test_words_are_the_runs_of_letters_marks_and_digits(texts):
+    """The ASCII shortcut and the record's texts searched as one give what each text alone does."""
+    from sitegen.output.search import record_words, words
+
+    for text in texts:
+        assert words(text) == _words_by_category(text)
+    assert record_words(texts) == list(dict.fromkeys(w for t in texts for w in _words_by_category(t)))
 
 
 def test_spilled_runs_merge_to_the_same_index(monkeypatch, tmp_path, built):

@@ -13,7 +13,10 @@ import csv
 import io
 import json
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
+
+import numpy as np
 
 from sitegen.model.accuracy import predicts
 from sitegen.model.baselines import accuracy_table
@@ -24,7 +27,7 @@ from sitegen.model.pools import ledger_key, pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_twin
 from sitegen.load.provenance import Provenance
-from sitegen.model.table import (_cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
+from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
                                  matches_columns, parquet_frames, standings_columns, table_csv, table_json,
                                  to_parquet)
 
@@ -51,12 +54,32 @@ def pairings_table(rated: RatedLeague) -> Table:
 
 def to_csv(table: Table) -> str:
     header, rows = table
+    if rows and set(map(len, rows)) == {len(header)}:
+        # By column (table.py): a column of one type is formatted at once, the same text as below.
+        # Not zip(*rows): an iterator per row, each a container the collector then walks.
+        return table_csv(ColumnTable(tuple(_column(name, tuple(map(itemgetter(i), rows)))
+                                           for i, name in enumerate(header))))
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
     for row in rows:
         writer.writerow([_cell(v) for v in row])
     return buf.getvalue()
+
+
+def _column(name: str, values: tuple[Any, ...]) -> Column:
+    """A row table's column, of the kind whose text is what ``_cell`` writes for each value."""
+    kinds = set(map(type, values))
+    if kinds <= {float, type(None)}:
+        floats = np.array(values, dtype=np.float64)
+        # NaN is "" in a float column but "nan" by _cell: only None may become NaN.
+        if int(np.isnan(floats).sum()) == values.count(None):
+            return Column(name, "float", floats)
+    elif kinds == {int} and -2**63 <= min(values) and max(values) < 2**63:
+        return Column(name, "int", np.array(values, dtype=np.int64))
+    elif kinds <= {str, type(None)}:
+        return Column(name, "text", values)
+    return Column(name, "any", values)
 
 
 def to_json(table: Table) -> str:

@@ -118,7 +118,7 @@ def _draw_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
         # below: -R <= -R_q <= -(R - dev); above: -(R + dev) <= -R_q < -R
         lo = bisect.bisect_left(keys, -r)
         hi = bisect.bisect_right(keys, -(r - deviation))
-        below = [board[i] for i in range(lo, hi) if i != index]
+        below = board[lo:index] + board[index + 1:hi]      # lo <= index < hi: all but me
         top = bisect.bisect_left(keys, -(r + deviation))
         above = board[top:lo]
         rng = player_rng(ledger, me.name)

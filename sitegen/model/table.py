@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -73,19 +74,26 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
         "rating_after": after,
         "delta": after - before,     # as Change.delta: NaN where there was no rating before
     }
+    held = [c.terms for c in changes]
     for t in terms:
-        columns[t] = _term_column(t, [c.terms.get(t) for c in changes])
+        columns[t] = _term_column(t, list(map(dict.get, held, repeat(t))))
     frame = pd.DataFrame(columns)
     rated.cache[LEDGER] = frame
     return frame
 
 
+_NUMBERS = {type(None), int, float, bool}
+_TEXTS = {type(None), str}
+
+
 def _term_column(name: str, values: list[Any]) -> Any:
     """Numbers (and None) as float64, as changes.csv writes every number term; names as text,
     also where no match gave one (a league without a home player still has a text column)."""
-    if name not in NAME_KEYS and all(v is None or isinstance(v, (int, float)) for v in values):
+    kinds = set(map(type, values))      # in C; the exact types decide most columns at once
+    if name not in NAME_KEYS and (kinds <= _NUMBERS or all(v is None or isinstance(v, (int, float))
+                                                          for v in values)):
         return np.array(values, dtype=np.float64)
-    if all(v is None or isinstance(v, str) for v in values):
+    if kinds <= _TEXTS or all(v is None or isinstance(v, str) for v in values):
         return pd.array(values, dtype="string")
     return np.array([_term(v) for v in values], dtype=object)    # names and numbers: as written
 
