@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import repeat
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -74,7 +74,8 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
         "rating_after": after,
         "delta": after - before,     # as Change.delta: NaN where there was no rating before
     }
-    held = [c.terms for c in changes]
+    # Every system builds its terms as a dict: dict.get in C reads a column without a loop here.
+    held = cast(list[dict[str, Any]], [c.terms for c in changes])
     for t in terms:
         columns[t] = _term_column(t, list(map(dict.get, held, repeat(t))))
     frame = pd.DataFrame(columns)
