@@ -8,7 +8,9 @@ factor and simulated throttling, on three pages:
 * the ranked-battle leaderboard;
 * the page of the ranked-battle player with the most games (the longest
   chart and table of games);
-* the formula-1 leaderboard, the biggest of the demo.
+* the formula-1 leaderboard;
+* the football leaderboard and the page of its team with the most games, the
+  biggest league of the demo (49,000 matches; a team of a thousand games).
 
 It prints the four category scores, LCP, TBT and CLS, the bytes the first
 visit transferred (Lighthouse's total-byte-weight) and what the same files
@@ -192,6 +194,8 @@ def main() -> int:
             ("ranked-battle", "leagues/ranked-battle/"),
             ("ranked-battle player", f"leagues/ranked-battle/players/{busiest_player(site, 'ranked-battle')}/"),
             ("formula-1", "leagues/formula-1/"),
+            ("football", "leagues/football/"),
+            ("football team", f"leagues/football/players/{busiest_player(site, 'football')}/"),
         ]
         results = []
         try:
