@@ -145,6 +145,9 @@ class LeagueView:
     has_teams: bool = False
     groups: list[MatchGroup] = field(default_factory=list)   # the match pages
     explanation: str = ""               # under its match tables: the system's, with this league's rules
+    # Each player's link as one page folder writes it, made once for every row that shows it
+    # (output/render.py's links filter fills it while pages render).
+    link_cache: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def places(self) -> int:

@@ -67,6 +67,41 @@ def fmt_datetime(value: datetime | None) -> str:
     return "" if value is None else value.strftime("%Y-%m-%d %H:%M UTC")
 
 
+class PlayerLinks(dict):
+    """A league's players' links (name -> Markup ``<a>``) from one page folder: ``up`` leads
+    from the page to the league's folder. A link is escaped once, when first shown, and then
+    reused by every row of every page in that folder that shows the player."""
+
+    __slots__ = ("league", "up", "form")
+
+    def __init__(self, league, up: str, form: str) -> None:
+        super().__init__()
+        self.league, self.up, self.form = league, up, form
+
+    def __missing__(self, name: str) -> Markup:
+        href = escape(self.up + self.league.players[name].url[len(self.league.url):])
+        text = escape(name)
+        if self.form == "name":
+            html = Markup(f'<a href="{href}" class="name">{text}</a>')
+        elif self.form == "titled":     # a title only where a narrow column may cut the name
+            title = f' title="{text}"' if len(name) > 12 else ""
+            html = Markup(f'<a href="{href}" class="name"{title}>{text}</a>')
+        else:
+            html = Markup(f'<a href="{href}">{text}</a>')
+        self[name] = html
+        return html
+
+
+def player_links(league, up: str, form: str = "") -> PlayerLinks:
+    """``league|links(up)``: the players' links for a page ``up`` below the league's folder;
+    form "name" adds class="name", "titled" also a title where the name is long."""
+    key = (up, form)
+    cache = league.link_cache
+    if key not in cache:
+        cache[key] = PlayerLinks(league, up, form)
+    return cache[key]
+
+
 @jinja2.pass_context
 def url(context, path: str) -> str:
     """A site path as a link relative to the current page, so the site works under any sub-path."""
@@ -84,6 +119,7 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
-                       number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso)
+                       number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso,
+                       links=player_links)
     env.globals["url"] = url
     return env
