@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,33 @@ def results_url(lv: LeagueView, number: int) -> str:
     return f"{lv.url}results/" if number == 1 else f"{lv.url}results/{number}/"
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class PagerItem:
+    """An entry of a results pager: a page's number, its link, or a gap ("…") without one."""
+
+    number: int
+    url: str | None
+    current: bool = False
+
+
+def pager(urls: list[str], number: int) -> list[PagerItem]:
+    """The pager of page ``number`` of ``urls``: the first and last two pages, two either side
+    of the current one, and a gap where pages are left out. Only those entries are looked at,
+    not every page: a million matches make 5,000 results pages, each with its pager."""
+    n = len(urls)
+    items = []
+    for i in sorted({1, 2, 3, n - 2, n - 1, n, *range(number - 2, number + 3)}):
+        if not 1 <= i <= n:
+            continue
+        if i == number:
+            items.append(PagerItem(i, urls[i - 1], True))
+        elif i <= 2 or i > n - 2 or abs(i - number) <= 2:
+            items.append(PagerItem(i, urls[i - 1]))
+        elif i == 3 or i == n - 2:
+            items.append(PagerItem(i, None))
+    return items
 
 
 def site_base_url(configured: str, given: str | None) -> str:
@@ -177,9 +205,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one page per match file (model/groups.py); its own address leads to the list.
         page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
+        page_urls = [results_url(lv, k) for k in range(1, len(pages) + 1)]
         for n, rows in enumerate(pages, start=1):
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
-                 compact=compact, rows=rows, number=n, pages=[results_url(lv, k) for k in range(1, len(pages) + 1)])
+                 compact=compact, rows=rows, number=n, pages=page_urls, pager=pager(page_urls, n))
         groups = lv.groups
         for i, group in enumerate(groups):
             source = prov.source(group.matches[0].match)
