@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from slugify import slugify
 
@@ -147,7 +148,7 @@ class LeagueView:
     explanation: str = ""               # under its match tables: the system's, with this league's rules
     # Each player's link as one page folder writes it, made once for every row that shows it
     # (output/render.py's links filter fills it while pages render).
-    link_cache: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False, compare=False)
+    link_cache: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def places(self) -> int:

@@ -92,6 +92,37 @@ class PlayerLinks(dict):
         return html
 
 
+class MatchDateLinks(dict):
+    """A match's date linked to its row (``<a href><time datetime>date</time></a>``) from one
+    page folder of a league, made once per match for every player's row that shows it."""
+
+    __slots__ = ("cut", "up")
+
+    def __init__(self, league, up: str) -> None:
+        super().__init__()
+        self.cut, self.up = len(league.url), up
+
+    def __getitem__(self, match) -> Markup:      # match: a MatchView, cached by its address
+        try:
+            return dict.__getitem__(self, match.url)
+        except KeyError:
+            played = match.match.played
+            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}"><time datetime="{escape(iso(played))}">'
+                          f'{escape(fmt_date(played))}</time></a>')
+            self[match.url] = html
+            return html
+
+
+def match_date_links(league, up: str) -> MatchDateLinks:
+    """``league|date_links(up)``: matches' dates linked to their rows, for a page ``up`` below
+    the league's folder."""
+    key = (up, "date")
+    cache = league.link_cache
+    if key not in cache:
+        cache[key] = MatchDateLinks(league, up)
+    return cache[key]
+
+
 def player_links(league, up: str, form: str = "") -> PlayerLinks:
     """``league|links(up)``: the players' links for a page ``up`` below the league's folder;
     form "name" adds class="name", "titled" also a title where the name is long."""
@@ -120,6 +151,6 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
     )
     env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
                        number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso,
-                       links=player_links)
+                       links=player_links, date_links=match_date_links)
     env.globals["url"] = url
     return env
