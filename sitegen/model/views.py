@@ -17,6 +17,7 @@ from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
+from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
 
 RECENT = 12
@@ -74,6 +75,16 @@ class MatchView:
     @property
     def id(self) -> str:
         return self.match.id
+
+    @property
+    def anchor(self) -> str:
+        """Its row's id on its file's page, the part of its address after "#"."""
+        return self.url.split("#")[1]
+
+    @property
+    def played_minute(self) -> str:
+        """When it was played, to the minute: "2024-05-01 17:30" (UTC)."""
+        return iso(self.match.played)[:16].replace("T", " ")
 
 
 @dataclass(slots=True)
