@@ -52,6 +52,11 @@ class MatchLine:
     period: str | None = None         # the rating period, when it spans several matches
     score: str = ""                   # the result in a few characters: "3–1", "2nd of 20"
 
+    @property
+    def result_text(self) -> str:
+        """The result as a player's games list says it: "win 3–1", "2nd of 20", else the details."""
+        return f"{self.result or ''} {self.score}".strip() or self.details
+
 
 @dataclass(slots=True)
 class Group:
