@@ -133,6 +133,12 @@ def player_links(league, up: str, form: str = "") -> PlayerLinks:
     return cache[key]
 
 
+def first_changes(prediction) -> list[float | None]:
+    """A pair prediction's change of the first player at each of its outcomes (None where the
+    system has no formula): a filter, as a method call per table cell costs far more."""
+    return [prediction.change(o)[0] for o in prediction.outcomes]
+
+
 @jinja2.pass_context
 def url(context, path: str) -> str:
     """A site path as a link relative to the current page, so the site works under any sub-path."""
@@ -151,6 +157,7 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
     )
     env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
                        number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso,
-                       links=player_links, date_links=match_date_links)
+                       links=player_links, date_links=match_date_links,
+                       first_changes=first_changes)
     env.globals["url"] = url
     return env
