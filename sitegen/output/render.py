@@ -154,6 +154,9 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # One environment per build: its templates do not change while it renders, and an
+        # include or extends would otherwise look at its file's age on every page.
+        auto_reload=False,
     )
     env.filters.update(rating=fmt_rating, delta=fmt_delta, delta_badge=delta_badge, result_badge=result_badge,
                        number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso,
