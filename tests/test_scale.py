@@ -36,20 +36,25 @@ def both(tmp_path, monkeypatch) -> tuple[Path, Path]:
     root = site(tmp_path / "site")
     small = tmp_path / "small"
     build(root, small, cache=False)
-    monkeypatch.setattr(scale, "BIG_LEAGUE_MATCHES", 11)
+    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 23)     # 12 duels: 24 appearances
     big = tmp_path / "big"
     build(root, big, cache=False)
     return small, big
 
 
-def test_the_threshold_counts_matches_strictly_above():
+def test_the_threshold_counts_player_appearances_strictly_above():
     class Rated:
-        def __init__(self, n):
-            self.league = type("L", (), {"matches": (None,) * n})()
-    assert not scale.is_big(Rated(scale.BIG_LEAGUE_MATCHES))
-    assert scale.is_big(Rated(scale.BIG_LEAGUE_MATCHES + 1))
-    assert scale.writes_twin(Rated(scale.BIG_LEAGUE_MATCHES + 1), "standings")
-    assert not scale.writes_twin(Rated(scale.BIG_LEAGUE_MATCHES + 1), "changes")
+        def __init__(self, n, per_match=2):
+            match = type("M", (), {"players": ("p",) * per_match})()
+            self.league = type("L", (), {"matches": (match,) * n})()
+    duels = scale.BIG_LEAGUE_ROWS // 2
+    assert not scale.is_big(Rated(duels))
+    assert scale.is_big(Rated(duels + 1))
+    # A lobby of 100 counts 100: 401 lobbies are past the line that 20,001 duels cross.
+    assert not scale.is_big(Rated(scale.BIG_LEAGUE_ROWS // 100, per_match=100))
+    assert scale.is_big(Rated(scale.BIG_LEAGUE_ROWS // 100 + 1, per_match=100))
+    assert scale.writes_twin(Rated(duels + 1), "standings")
+    assert not scale.writes_twin(Rated(duels + 1), "changes")
 
 
 def test_a_big_league_keeps_every_csv_and_leaves_out_the_per_match_json_twins(both):

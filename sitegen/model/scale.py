@@ -1,6 +1,7 @@
 """What a big league leaves out of its published output, so a million matches fit a small site.
 
-A league of more than ``BIG_LEAGUE_MATCHES`` matches is "big":
+A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (one row each of
+``changes.csv``: 20,000 duels, or 400 lobbies of 100) is "big":
 
 - ``data/<league>/`` leaves out the JSON twins of its per-match tables (``changes.json``,
   ``matches.json``, ``pools.json``). Contract section 7 makes the twins optional; the CSV
@@ -19,22 +20,25 @@ from __future__ import annotations
 
 from sitegen.model.history import RatedLeague
 
-# Matches above which a league is big. 20,000 keeps every hand-kept league (and the test
-# fixtures) on the full output, while the generated 100k and 1M benchmark leagues are big.
-BIG_LEAGUE_MATCHES = 20_000
+# Player appearances above which a league is big. Output grows with them, not with matches:
+# a lobby of 100 writes 100 rows and lines where a duel writes two. 40,000 (20,000 duels)
+# keeps every hand-kept league of the demo but football (and the test fixtures) on the full
+# output, while the generated benchmark leagues, duels or lobbies, are big.
+BIG_LEAGUE_ROWS = 40_000
 
 # The data tables whose JSON twin a big league does not write: one row or more per match
 # (changes, matches) or up to pool_size + 1 per player (pools).
 TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
 
 
-def match_count(rated: RatedLeague) -> int:
-    return len(rated.league.matches)
+def appearances(rated: RatedLeague) -> int:
+    """Rows of the league's changes.csv before periods: a player in a match, for every match."""
+    return sum(len(m.players) for m in rated.league.matches)
 
 
 def is_big(rated: RatedLeague) -> bool:
-    """True when the league has more than BIG_LEAGUE_MATCHES matches."""
-    return match_count(rated) > BIG_LEAGUE_MATCHES
+    """True when the league's matches hold more than BIG_LEAGUE_ROWS player appearances."""
+    return appearances(rated) > BIG_LEAGUE_ROWS
 
 
 def writes_twin(rated: RatedLeague, table: str) -> bool:
