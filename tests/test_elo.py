@@ -315,3 +315,9 @@ def test_the_sentence_under_a_match_table_names_only_the_rules_the_league_uses()
         "Each change is K × M × (actual − expected); M is the 538-nfl margin multiplier of the score "
         "difference; the home side's expected score counts 65 extra points; a player's first match of a "
         "new season starts 33% of the way back to 1505.")
+
+
+def test_a_league_label_names_its_own_k_rule_and_options():
+    assert Elo().league_label() == Elo.label == "Elo (FIDE K, challenger K)"
+    assert Elo(k=20, k_of="each", home_advantage=65, margin="538-nfl", season_reversion=1 / 3).league_label() == (
+        "Elo (K = 20, home advantage 65, 538-nfl margin, season reversion)")

@@ -162,6 +162,20 @@ class Elo(MatchSystem):
                "a player with more points than the other has score 1"),
     )
 
+    def league_label(self) -> str:
+        """The system's name with this league's K rule and version 2 options; version 1's
+        defaults read as ``label`` does."""
+        parts = ["FIDE K" if self.k == "fide" else f"K = {float(self.k):g}"]
+        if self.k_of == "challenger":
+            parts.append("challenger K")
+        if self.home_advantage:
+            parts.append(f"home advantage {float(self.home_advantage):g}")
+        if self.margin != "none":
+            parts.append(f"{self.margin} margin")
+        if self.season_reversion:
+            parts.append("season reversion")
+        return f"Elo ({', '.join(parts)})"
+
     def explanation(self, *, weighted: bool = False) -> str:
         """The sentence under a match table, with only the rules this league uses (``weighted``:
         some match has a weight)."""

@@ -146,6 +146,10 @@ class Presenter(Protocol):
         """``explain`` with the league's own rules (``weighted``: some match has a weight)."""
         ...
 
+    def league_label(self) -> str:
+        """``label`` as this league's parameters have it ("Elo (K = 20, home advantage 100)")."""
+        ...
+
     def describe(self, entry: Mapping[str, Any]) -> str:
         """A participant's own numbers in words, for the pages ("20 goals, ping 35 ms, host")."""
         ...
@@ -293,6 +297,9 @@ class MatchSystem:
 
     def explanation(self, *, weighted: bool = False) -> str:
         return self.explain
+
+    def league_label(self) -> str:
+        return self.label
 
     def parse_start(self, value: Any, report: Reporter) -> Any | None:
         """One value of [initial]: a rating this system can hold, or None (reported).
