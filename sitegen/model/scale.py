@@ -10,8 +10,9 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
   players linked, result, changes, ratings after) instead of a row per player with the
   system's terms and the formula; the terms stay in ``changes.csv``, the formula on the
   system's spec page.
-- its player pages leave out the inline chart preview and the month table that repeat the
-  player's ``games.json`` (the shared chart spec draws from that file).
+- its player pages' tables (by month, head to head, opponent pool, nearest-rated) drop
+  closing tags, badges and the full-precision ``data-`` attributes the predictor recomputes
+  from ``ratings.json``.
 
 A smaller league is published exactly as before. No I/O here.
 """
