@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -26,7 +27,7 @@ from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
-from sitegen.model.views import LeagueView, league_view
+from sitegen.model.views import LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
 from sitegen.output.parallel import map_in_order
@@ -149,38 +150,68 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # large league renders tens of thousands of pages.
     compiled: dict[str, jinja2.Template] = {}
 
-    # Pages are modelled here and rendered in batches, on every core (output/parallel.py).
-    pending: list[tuple[str, str, dict[str, Any]]] = []
+    # Pages are queued here and made in batches on every core (output/parallel.py): each job
+    # renders its pages and writes them itself, so only sizes come back to this process. A
+    # page's path is claimed when it is queued (two pages wanting one path is a bug, found
+    # here); a player's pages are even modelled in the worker (``player_job``).
+    pending: list[Callable[[], list[tuple[str, str | bytes]]]] = []
 
-    def render(i: int) -> tuple[str, Problem | None]:
-        path, template, ctx = pending[i]
+    class PageError(Exception):
+        """A template failed: the problem to report, made where it failed."""
+
+    def template(name: str) -> jinja2.Template:
+        if name not in compiled:
+            try:
+                compiled[name] = env.get_template(name)
+            except jinja2.TemplateError as exc:
+                raise InvalidInput([template_problem(site.root, exc, name)]) from None
+        return compiled[name]
+
+    def render(name: str, ctx: dict[str, Any]) -> str:
         try:
-            return compiled[template].render(ctx), None
+            return compiled[name].render(ctx)
         except jinja2.TemplateError as exc:
-            return "", template_problem(site.root, exc, template)
+            raise PageError(template_problem(site.root, exc, name)) from None
+
+    Made = tuple[list[tuple[str, int, bool]], Problem | None]
+
+    def make(job: Callable[[], list[tuple[str, str | bytes]]]) -> Made:
+        """Run a job and write its files: (path, size, linked) of each, or the problem."""
+        try:
+            files = job()
+        except PageError as exc:
+            return [], exc.args[0]
+        return [(path, *output.write(path, content)) for path, content in files], None
+
+    def record(made: Made) -> None:
+        written, problem = made
+        if problem is not None:
+            raise InvalidInput([problem])
+        for path, size, linked in written:
+            output.record(path, size, linked)
 
     def flush() -> None:
-        for (path, _, _), (html, problem) in zip(pending, map_in_order(len(pending), render)):
-            if problem is not None:
-                raise InvalidInput([problem])
-            output.add(path, html)
+        for made in map_in_order(len(pending), lambda i: make(pending[i])):
+            record(made)
         pending.clear()
 
-    def page(path: str, template: str, **context: Any) -> None:
-        depth = path.count("/")
+    def queue(job: Callable[[], list[tuple[str, str | bytes]]]) -> None:
+        pending.append(job)
+        if len(pending) >= PAGES_AT_ONCE:
+            flush()
+
+    def context(path: str, **context: Any) -> dict[str, Any]:
         # A league's pages announce its feed, the others the feed of every league; a page
         # may set its own root (the 404 page).
         own_feed = league_feed(context["league"]) if "league" in context else feed
-        ctx = {**common, "root": "../" * depth, "feed": own_feed, **context, "path": path}
-        sitemap.add(path, template, ctx)
-        if template not in compiled:
-            try:
-                compiled[template] = env.get_template(template)
-            except jinja2.TemplateError as exc:
-                raise InvalidInput([template_problem(site.root, exc, template)]) from None
-        pending.append((path, template, ctx))
-        if len(pending) >= PAGES_AT_ONCE:
-            flush()
+        return {**common, "root": "../" * path.count("/"), "feed": own_feed, **context, "path": path}
+
+    def page(path: str, name: str, **context_: Any) -> None:
+        ctx = context(path, **context_)
+        sitemap.add(path, name, ctx)
+        template(name)
+        path = output.claim(path)
+        queue(lambda: [(path, render(name, ctx))])
 
     recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
                     key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
@@ -219,20 +250,45 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  next_group=groups[i + 1] if i + 1 < len(groups) else None)
         careers = LeagueCareers(lv)
         row_of = {row.player.name: row for row in board.rows}
-        for pv in lv.leaderboard:
+
+        # The league's parts are bound as defaults: the job runs later, after the loop moved on.
+        def player_job(pv: PlayerView, lv: LeagueView = lv, decimals: int = decimals,
+                       careers: LeagueCareers = careers, board: Any = board, forecast: Any = forecast,
+                       predictor: Any = predictor, compact: bool = compact,
+                       row_of: dict[str, Any] = row_of) -> list[tuple[str, str | bytes]]:
+            """A player's page, opponents page and data file, modelled and rendered together."""
             career = careers.of(pv)
             data_path = games_data_path(lv, pv)
-            output.add(data_path, games_data(lv, pv, decimals))
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name],
                           compact=compact)
-            page(f"{pv.url}index.html", "player.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
-                 games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
-                 chart_preview=Markup(preview.history(
-                     [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
-                 pool=forecast.pool_of(pv.name), predictor=predictor,
-                 predictions=predictor.against_nearest(pv.name) if predictor else [])
-            page(f"{pv.url}opponents/index.html", "player_opponents.html", **shared)
+            home = context(f"{pv.url}index.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
+                           games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
+                           chart_preview=Markup(preview.history(
+                               [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
+                           pool=forecast.pool_of(pv.name), predictor=predictor,
+                           predictions=predictor.against_nearest(pv.name) if predictor else [])
+            opponents = context(f"{pv.url}opponents/index.html", **shared)
+            return [(data_path, games_data(lv, pv, decimals)),
+                    (home["path"], render("player.html", home)),
+                    (opponents["path"], render("player_opponents.html", opponents))]
+
+        template("player.html")
+        template("player_opponents.html")
+        for n, pv in enumerate(lv.leaderboard):
+            for path, name in ((f"{pv.url}index.html", "player.html"),
+                               (f"{pv.url}opponents/index.html", "player_opponents.html")):
+                sitemap.add(path, name, {"player": pv})
+            for path in (games_data_path(lv, pv), f"{pv.url}index.html", f"{pv.url}opponents/index.html"):
+                output.claim(path)
+            job = functools.partial(player_job, pv)
+            if n == 0:
+                # The first player's pages are made here: the league-wide tables they fill on
+                # first use (career aggregates, escaped links) are then made once, before the
+                # workers fork, and shared by all of them.
+                record(make(job))
+            else:
+                queue(job)
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
     page("search/index.html", "search.html")

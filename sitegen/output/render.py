@@ -162,5 +162,7 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
                        number=fmt_number, date=fmt_date, datetime=fmt_datetime, iso=iso,
                        links=player_links, date_links=match_date_links,
                        first_changes=first_changes)
+    from sitegen.output.rows import FILTERS     # here: the rows are written with the formatters above
+    env.filters.update(FILTERS)
     env.globals["url"] = url
     return env

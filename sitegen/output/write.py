@@ -387,9 +387,21 @@ class Output:
 
     def add(self, path: str, content: str | bytes, *, replace: bool = False) -> None:
         """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant."""
+        path = self.claim(path, replace=replace)
+        self.record(path, *self.write(path, content, replace=replace))
+
+    def claim(self, path: str, *, replace: bool = False) -> str:
+        """The checked path of a file about to be written (by ``write``, here or in a worker)."""
         path = safe_path(path)
         if path == MARKER or (path in self.sizes and not replace):
             raise UnsafePath(f"two pages want the same path: {path}")
+        self._stage()               # made here, before any worker is forked to write into it
+        self.sizes[path] = 0        # claimed: the size is recorded once written
+        return path
+
+    def write(self, path: str, content: str | bytes, *, replace: bool = False) -> tuple[int, bool]:
+        """Put a claimed file in the staging folder: (its size, whether it was linked from the
+        published site). Touches the file system only, so a forked page worker may call it."""
         data = content.encode("utf-8") if isinstance(content, str) else content
         stage = str(self._stage())
         # Plain strings and os calls: a big league writes tens of thousands of files, and
@@ -401,9 +413,14 @@ class Output:
         target = f"{stage}/{path}"
         if replace and os.path.lexists(target):
             os.unlink(target)   # never write through a link into the published site
-        if not self._link_same(path, data, target):
+        linked = self._link_same(path, data, target)
+        if not linked:
             _write(target, data)
-        self.sizes[path] = len(data)
+        return len(data), linked
+
+    def record(self, path: str, size: int, linked: bool) -> None:
+        self.sizes[path] = size
+        self.linked += linked
 
     def _link_same(self, path: str, data: bytes, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
@@ -421,7 +438,6 @@ class Output:
             os.link(published, target, follow_symlinks=False)
         except OSError:         # gone, unreadable, or a file system without hard links: write it
             return False
-        self.linked += 1
         return True
 
     def commit(self) -> None:

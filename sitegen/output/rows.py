@@ -1,0 +1,104 @@
+"""The compact table rows of a big league's player pages, as filters (model/scale.py).
+
+A big league's player and opponents pages are mostly table rows: tens of thousands of
+pages, millions of cells. A row written by a template costs a Jinja call, an escape and a
+``Markup`` for every cell (about 1 µs each); written here it is one f-string. The rows are
+the same bytes the templates wrote; the templates keep the tables' heads and the full rows
+of a small league, and say where these rows go.
+
+Every text that comes from the input is escaped here; numbers come from the formatters of
+render.py, whose digits, signs and separators need no escaping.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from sitegen.output.render import fmt_delta, fmt_number, fmt_rating
+
+
+def game_rows(games, links, dates, decimals: int) -> Markup:
+    """A player's games (views.PlayerGame), newest first: number, date, opponents, result,
+    change, rating; a game rated with a later one of its period says so instead."""
+    out = []
+    for g in games:
+        line = g.line
+        opp = g.opponents
+        if len(opp) > 3:
+            names = f"{len(opp)} opponents"
+        else:
+            names = ", ".join([links[o.text] for o in opp])
+        if g.rated:
+            delta = line.delta
+            kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else ""
+            tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(line.after, decimals)}'
+        else:
+            tail = f"<td>in {escape(line.period)}<td>"
+        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(line.result_text)}{tail}</tr>\n")
+    return Markup("".join(out))
+
+
+def rival_rows(rivals, links, labels, duels: bool, decimals: int) -> Markup:
+    """Head to head (career.Rival): opponent, games, the three outcome counts where the
+    league names them, and the change summed over a duel league's games."""
+    out = []
+    for row in rivals:
+        counts = f"<td>{row.wins}<td>{row.draws}<td>{row.losses}" if labels else ""
+        change = f"<td>{fmt_delta(row.change, decimals)}" if duels else ""
+        out.append(f"<tr><td>{links[row.opponent.text]}<td>{row.games}{counts}{change}</tr>\n")
+    return Markup("".join(out))
+
+
+def win_rows(wins, links, dates, up: str, cut: int, decimals: int) -> Markup:
+    """Best wins (career.BestWin): the opponents, their rating before the match, its date and
+    title, both linked to the match's row (``up`` and ``cut`` make the link from this page)."""
+    out = []
+    for w in wins:
+        m = w.game.match
+        href = escape(up + m.url[cut:])
+        opp = w.opponents
+        if len(opp) > 3:
+            names = f'<a href="{href}" class="nowrap">{len(opp)} opponents</a>'
+        else:
+            names = ", ".join([links[o.text] for o in opp])
+        title = escape(m.title)
+        out.append(f"<tr><td>{names}<td>{fmt_rating(w.rating, decimals)}<td>{dates[m]}<td class=\"opt\">"
+                   f'<a href="{href}" class="name title" title="{title} ({escape(m.id)})">{title}</a></tr>\n')
+    return Markup("".join(out))
+
+
+def pool_rows(rows, links) -> Markup:
+    """An opponent pool (forecast.PoolRow); the drawn next opponent is marked."""
+    out = []
+    for r in rows:
+        link = links[r.opponent.text]
+        if r.picked:
+            head = f'<tr class="picked"><th scope="row"><mark>{link}</mark> <span class="meta">next opponent</span>'
+        else:
+            head = f'<tr><th scope="row">{link}'
+        out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{escape(r.side)}'
+                   f"<td>{fmt_number(r.win_chance, 1)}%</tr>\n")
+    return Markup("".join(out))
+
+
+def prediction_rows(predictions, links, decimals: int) -> Markup:
+    """Predictions against the nearest-rated (predict.PairPrediction): the first player's
+    change at each outcome, a dash where the system has no formula for it."""
+    out = []
+    for p in predictions:
+        changes = "".join(["<td>\u2013" if c is None else f"<td>{fmt_delta(c, decimals)}"
+                           for c in (p.change(o)[0] for o in p.outcomes)])
+        out.append(f'<tr><th scope="row">{links[p.b]}<td class="opt">{fmt_rating(p.rating_b, decimals)}'
+                   f"<td>{fmt_number(p.expected_a, 3)}{changes}</tr>\n")
+    return Markup("".join(out))
+
+
+def period_rows(periods, decimals: int) -> Markup:
+    """The rating by month or year (career.Period): games, the rating at its end, high and low."""
+    return Markup("".join([
+        f'<tr><th scope="row">{escape(p.label)}<td>{p.games}<td>{fmt_rating(p.end, decimals)}'
+        f"<td>{fmt_rating(p.high, decimals)}<td>{fmt_rating(p.low, decimals)}</tr>\n" for p in periods]))
+
+
+FILTERS = {"game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows, "pool_rows": pool_rows,
+           "prediction_rows": prediction_rows, "period_rows": period_rows}
