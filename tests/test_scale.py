@@ -57,6 +57,8 @@ def test_the_threshold_counts_player_appearances_strictly_above():
     # A lobby of 100 counts 100: 401 lobbies are past the line that 20,001 duels cross.
     assert not scale.is_big(Rated(scale.BIG_LEAGUE_ROWS // 100, per_match=100))
     assert scale.is_big(Rated(scale.BIG_LEAGUE_ROWS // 100 + 1, per_match=100))
+    assert scale.matches_per_part(Rated(duels)) is None       # the default of model/groups.py
+    assert scale.matches_per_part(Rated(duels + 1)) == scale.MATCHES_PER_PART
     assert scale.writes_twin(Rated(duels + 1), "standings")
     assert not scale.writes_twin(Rated(duels + 1), "changes")
 
