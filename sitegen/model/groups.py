@@ -52,13 +52,15 @@ def _folder(name: str) -> str:
     return "/".join(slugify(part, max_length=64) or "file" for part in name.split("/"))
 
 
-def group_matches(views: list[MatchView], base: str) -> list[MatchGroup]:
+def group_matches(views: list[MatchView], base: str, per_part: int | None = None) -> list[MatchGroup]:
     """Assign every match its page and set ``view.url`` to its anchor there.
 
     Pages come in order of each file's first match in history; within a page, matches
     keep history order. Folder names that clash (two files slugging alike, or a file
-    "x/2.toml" beside part 2 of "x.toml") take "-2", "-3" in that same order.
+    "x/2.toml" beside part 2 of "x.toml") take "-2", "-3" in that same order. A part holds
+    up to ``per_part`` matches (default ``MATCHES_PER_PART``) and ``LINES_PER_PART`` lines.
     """
+    per_part = per_part or MATCHES_PER_PART
     by_file: dict[str, list[MatchView]] = {}
     for v in views:
         by_file.setdefault(v.match.file, []).append(v)
@@ -68,7 +70,7 @@ def group_matches(views: list[MatchView], base: str) -> list[MatchGroup]:
         parts: list[list[MatchView]] = [[]]
         lines = 0
         for v in members:
-            if parts[-1] and (len(parts[-1]) >= MATCHES_PER_PART or lines + len(v.lines) > LINES_PER_PART):
+            if parts[-1] and (len(parts[-1]) >= per_part or lines + len(v.lines) > LINES_PER_PART):
                 parts.append([])
                 lines = 0
             parts[-1].append(v)

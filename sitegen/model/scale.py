@@ -6,10 +6,15 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 - ``data/<league>/`` leaves out the JSON twins of its per-match tables (``changes.json``,
   ``matches.json``, ``pools.json``). Contract section 7 makes the twins optional; the CSV
   and Parquet files beside them carry the same rows, and nothing on the site reads them.
-- its match-file pages and results lists show one short row per match (anchor, time,
-  players linked, result, changes, ratings after) instead of a row per player with the
-  system's terms and the formula; the terms stay in ``changes.csv``, the formula on the
-  system's spec page.
+- its match-file pages show one short row per match (anchor, time, players linked,
+  result, changes, ratings after, the line in the file as a number) instead of a row per
+  player with the system's terms and the formula; the terms stay in ``changes.csv``, the
+  formula on the system's spec page. A page holds up to ``MATCHES_PER_PART`` matches, not
+  ``groups.MATCHES_PER_PART``: the page's chrome is shared by five times the rows.
+- its results pages list those match-file pages (newest first, their dates and number of
+  matches), not every match again: each match is one link further, at its anchor.
+- its search records are its match-file pages, found by every match's id, date and players
+  (output/search.py), not one record per match.
 - its player pages' tables (by month, head to head, opponent pool, nearest-rated) drop
   closing tags, badges and the full-precision ``data-`` attributes the predictor recomputes
   from ``ratings.json``.
@@ -31,6 +36,11 @@ BIG_LEAGUE_ROWS = 40_000
 # (changes, matches) or up to pool_size + 1 per player (pools).
 TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
 
+# Matches on one match-file page of a big league (a part closes earlier at
+# groups.LINES_PER_PART player lines, as in any league): 500 duels are ~95 KB of short rows,
+# and the ~3.5 KB of head, header and footer every page repeats come to 7 bytes a match.
+MATCHES_PER_PART = 500
+
 
 def appearances(rated: RatedLeague) -> int:
     """Rows of the league's changes.csv before periods: a player in a match, for every match."""
@@ -40,6 +50,11 @@ def appearances(rated: RatedLeague) -> int:
 def is_big(rated: RatedLeague) -> bool:
     """True when the league's matches hold more than BIG_LEAGUE_ROWS player appearances."""
     return appearances(rated) > BIG_LEAGUE_ROWS
+
+
+def matches_per_part(rated: RatedLeague) -> int | None:
+    """How many matches a match-file page of the league holds at most: None for the default."""
+    return MATCHES_PER_PART if is_big(rated) else None
 
 
 def writes_twin(rated: RatedLeague, table: str) -> bool:

@@ -17,6 +17,7 @@ from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
+from sitegen.model.scale import matches_per_part
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
 
@@ -329,7 +330,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                 if p.lowest is None or g.line.after < p.lowest[0]:
                     p.lowest = (g.line.after, g.match.match.played)
 
-    groups = group_matches(views, base)      # sets every view's url
+    groups = group_matches(views, base, matches_per_part(rated))      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,

@@ -233,7 +233,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
         compact = is_big(lv.rated)      # one short row per match on the match and results pages
-        pages = [newest[i:i + RESULTS_PER_PAGE] for i in range(0, len(newest), RESULTS_PER_PAGE)] or [[]]
+        # A big league's results list its match-file pages, newest first, not every match again.
+        listed = lv.groups[::-1] if compact else newest
+        pages = [listed[i:i + RESULTS_PER_PAGE] for i in range(0, len(listed), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one page per match file (model/groups.py); its own address leads to the list.
         page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
         page_urls = [results_url(lv, k) for k in range(1, len(pages) + 1)]

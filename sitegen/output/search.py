@@ -1,7 +1,8 @@
 """The site-wide search index: a static, sharded prefix index of names, written by the build.
 
 What is found: each league (by its name and slug), each player of each league (name and
-aliases) and each match (its id, date, title and the players in it). Records come from
+aliases) and each match (its id, date, title and the players in it); a big league's matches
+through a record per match-file page (``group_records``). Records come from
 the view models, not from re-reading the HTML. The search page (templates/assets/search.js)
 fetches only the files a query needs, from the site itself, so search works offline and
 under any sub-path (record URLs are site-relative).
@@ -38,6 +39,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
+from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView
 from sitegen.output.render import fmt_date, fmt_rating
 from sitegen.output.write import Output
@@ -168,9 +170,36 @@ def match_records(lv: LeagueView) -> Iterable[Record]:
                      (m.id, date, m.title, *names))
 
 
+def group_records(lv: LeagueView) -> Iterable[Record]:
+    """A big league's matches (model/scale.py) are found by their match-file pages: a record
+    per page, found by the ids, dates, titles and players of every match on it, leads to the
+    page, where the match is a row at its anchor. Each word is listed once a page, and the
+    pages of a word follow each other closely, so its delta-coded numbers stay short: a
+    record per match cost ~135 bytes a match."""
+    dates: dict[object, str] = {}
+    for g in lv.groups:
+        texts: list[str] = [g.name]
+        for m in g.matches:
+            day = m.match.played.date()
+            date = dates.get(day)
+            if date is None:
+                date = dates[day] = fmt_date(m.match.played)
+            texts += (m.id, date, m.title, *(line.player.text for line in m.lines))
+        n = len(g.matches)
+        first, last = fmt_date(g.matches[0].match.played), fmt_date(g.matches[-1].match.played)
+        part = f", part {g.part} of {len(g.parts)}" if len(g.parts) > 1 else ""
+        yield Record(g.url, f"Matches of {g.name}{part}",
+                     f"{first}" + (f" to {last}" if last != first else "")
+                     + f" · {n} match{'es' if n != 1 else ''}: {g.matches[0].id}"
+                     + (f" to {g.matches[-1].id}" if n > 1 else ""),
+                     tuple(texts))
+
+
 def records(lv: LeagueView) -> Iterator[tuple[str, Record]]:
-    """A league's records in number order, with their kinds."""
-    for kind, make in zip(KINDS, (league_records, player_records, match_records)):
+    """A league's records in number order, with their kinds; a big league's "match" records
+    are its match-file pages."""
+    matches = group_records if is_big(lv.rated) else match_records
+    for kind, make in zip(KINDS, (league_records, player_records, matches)):
         for r in make(lv):
             yield kind, r
 

@@ -13,7 +13,9 @@ from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
+from sitegen.model.groups import MatchGroup
 from sitegen.model.ledger import iso
+from sitegen.model.views import MatchView
 from sitegen.output.write import Output
 
 NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -27,11 +29,16 @@ def _latest(matches) -> datetime | None:
     return matches[-1].match.played if matches else None
 
 
+def _row_played(row: MatchView | MatchGroup) -> datetime:
+    """A results row: a match, or a big league's match-file page (model/scale.py) by its latest."""
+    return row.matches[-1].match.played if isinstance(row, MatchGroup) else row.match.played
+
+
 # The latest match a page shows, by its template; other pages (content, search) get no lastmod.
 LASTMOD: dict[str, Callable[[dict[str, Any]], datetime | None]] = {
     "home.html": lambda c: max((lv.matches[-1].match.played for lv in c["leagues"] if lv.matches), default=None),
     "league.html": lambda c: _latest(c["league"].matches),
-    "matches.html": lambda c: max((m.match.played for m in c["rows"]), default=None),
+    "matches.html": lambda c: max((_row_played(r) for r in c["rows"]), default=None),
     "match_group.html": lambda c: c["group"].matches[-1].match.played,
     "player.html": lambda c: c["player"].last_played,
     "player_opponents.html": lambda c: c["player"].last_played,
