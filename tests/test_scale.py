@@ -187,13 +187,13 @@ def test_a_small_league_still_lists_every_match_in_its_results(both):
 def test_big_match_rows_carry_no_bytes_that_say_nothing(paged):
     for page in (paged / "leagues/lg/matches").rglob("*/index.html"):   # not matches/ itself
         html = page.read_text(encoding="utf-8")
-        rows = re.findall(r'<tr id="m-.+?(?=<tr id=|\n?</tbody>)', html, re.S)
+        rows = re.findall(r'<tr id="m-.+?(?=<tr id=|</tbody>)', html, re.S)
         assert rows
         # The anchor, the id as the row's header, the time, both players linked, results and
-        # changes; no scope on the row's th, no end tag, no class.
+        # changes; no scope on the row's th, no end tag, no class; one row a line.
         player = r'<a href="\.\./\.\./(?:\.\./)?players/[a-z]+/">\w+</a> (?:win|loss|draw) [+−±][\d.]+ [\d,.]+'
         for row in rows:
-            assert re.fullmatch(rf'<tr id="m-([^"]+)"><th>\1<td>\d{{4}}-\d\d-\d\d \d\d:\d\d<td>{player} · {player}',
+            assert re.fullmatch(rf'<tr id="m-([^"]+)"><th>\1<td>\d{{4}}-\d\d-\d\d \d\d:\d\d<td>{player} · {player}\n',
                                 row), row
 
 

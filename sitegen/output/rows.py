@@ -100,5 +100,26 @@ def period_rows(periods, decimals: int) -> Markup:
         f"<td>{fmt_rating(p.high, decimals)}<td>{fmt_rating(p.low, decimals)}</tr>\n" for p in periods]))
 
 
-FILTERS = {"game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows, "pool_rows": pool_rows,
-           "prediction_rows": prediction_rows, "period_rows": period_rows}
+def match_rows(matches, links, decimals: int, file_url: str) -> Markup:
+    """A big league's match-file page (match_group.html): one row a match, its id the anchor;
+    each player's result, change and rating after, in the order of the match file; the line
+    in the file where the file is linked (``file_url``)."""
+    out = []
+    for m in matches:
+        mm = m.match
+        lines = " \u00b7 ".join([f"{links[line.player.text]} {escape(line.score or line.result or line.details)} "
+                                 f"{fmt_delta(line.delta, decimals)} {fmt_rating(line.after, decimals)}"
+                                 for line in m.lines])
+        extra = "".join([f" \u00b7 {escape(label)} {escape(value)}" for label, value in m.facts])
+        if len(m.event_matches) > 1:
+            extra += f" \u00b7 period {escape(m.event)}"
+        if mm.notes:
+            extra += f" \u00b7 {escape(mm.notes)}"
+        if file_url:
+            extra += f"<td>{escape(mm.line or '')}"
+        out.append(f'<tr id="{escape(m.anchor)}"><th>{escape(m.id)}<td>{escape(m.played_minute)}<td>{lines}{extra}\n')
+    return Markup("".join(out))
+
+
+FILTERS = {"match_rows": match_rows, "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
+           "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
