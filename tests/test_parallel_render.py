@@ -4,6 +4,7 @@ one that fails at home."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -58,3 +59,28 @@ def test_a_template_failing_in_a_worker_is_a_problem_of_the_template(tmp_path, m
     assert [p.file for p in caught.value.problems] == ["templates/player.html"]
     assert "nope" in str(caught.value.problems[0])
     assert not (tmp_path / "out").exists()
+
+
+def _fails() -> None:
+    raise ValueError("the job's own error")
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_a_background_job_gives_its_result_or_its_error(monkeypatch, cores):
+    monkeypatch.setattr(parallel, "cores", lambda: cores)
+    pid = os.getpid()
+    job = parallel.Background(lambda: (os.getpid(), [("data/x.csv", 3, False)]))
+    ran_in, written = job.result()
+    assert written == [("data/x.csv", 3, False)]
+    assert (ran_in != pid) == (cores == 2)          # forked where a second core is to be had
+    with pytest.raises(ValueError, match="the job's own error"):
+        parallel.Background(_fails).result()
+
+
+def test_the_data_files_written_in_the_background_are_those_written_at_home(tmp_path, monkeypatch):
+    root = site_copy(tmp_path)
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
+    build(root, tmp_path / "home")
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    build(root, tmp_path / "background")
+    assert tree_snapshot(tmp_path / "home") == tree_snapshot(tmp_path / "background")

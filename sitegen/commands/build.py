@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitegen.load import config as cfg
 from sitegen.load.cache import Cache, match_order, open_cache
@@ -26,7 +27,11 @@ from sitegen.rating import collector
 from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
-from sitegen.output.write import Output, check_output_folder
+from sitegen.output.write import Output, check_output_folder, safe_path
+
+if TYPE_CHECKING:
+    from sitegen.load.config import Roster
+    from sitegen.load.provenance import Provenance
 
 
 def check(root: Path, *, cache: bool | Cache = True) -> Site:
@@ -78,6 +83,18 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
+def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
+               output: Output) -> list[tuple[str, int, bool]]:
+    """Write every league's data/<league>/ files (model/ledger.py); (path, size, linked) of each."""
+    from sitegen.model.ledger import league_files
+    written = []
+    for league in rated:
+        for name, text in league_files(league, prov, roster):
+            path = safe_path(f"data/{league.league.config.slug}/{name}")
+            written.append((path, *output.write(path, text)))
+    return written
+
+
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
           cache: bool = True) -> Output:
     """Build the site of ``root`` into ``out``; on bad input nothing in ``out`` is touched.
@@ -85,8 +102,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     The command's progress (sitegen/commands/progress.py) hears of each stage; by default nothing is shown.
     """
     from sitegen.load import provenance
-    from sitegen.model.ledger import league_files
     from sitegen.output.pages import render_site, site_base_url
+    from sitegen.output.parallel import Background
 
     progress = current()
 
@@ -109,16 +126,23 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         freeze()
         # With the cache, files equal to the published ones are linked, not rewritten (write.py).
         output = Output(out, reuse=store is not None)
+        data = None
         try:
             progress.writing_data()
-            for league in rated:
-                for name, text in league_files(league, prov, site.roster):
-                    output.add(f"data/{league.league.config.slug}/{name}", text)
-            render_site(site, rated, progress.rendering(output), base_url=base_url, provenance=prov,
-                        cache=store)
+            output.staging()
+            # The data files are written by a second process while this one renders the
+            # pages: they need nothing the pages make. What it worked out on the way (the
+            # ledger frame, the scores) the pages work out again, at less cost than waiting.
+            data = Background(lambda: data_files(rated, prov, site.roster, output))
+            shown = progress.rendering(output)      # on a terminal, it counts the files
+            render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store)
+            for path, size, linked in data.result():
+                shown.record(output.claim(path), size, linked)
             progress.moving(len(output.sizes), out)
             output.commit()
         finally:
+            if data is not None:
+                data.close()
             output.discard()
     if store is not None:
         for checked in site.leagues:

@@ -193,5 +193,10 @@ class _Counting:
         self._output.add(*args, **kwargs)
         self._tick(len(self._output.sizes))
 
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        """A file a page worker wrote (output/pages.py)."""
+        self._output.record(*args, **kwargs)
+        self._tick(len(self._output.sizes))
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._output, name)

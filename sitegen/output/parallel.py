@@ -54,3 +54,38 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
             return results
     finally:
         _job = None
+
+
+class Background:
+    """A job run in a forked process while this one goes on (``in_background``); ``result()``
+    waits for it. Where no second core or fork is to be had, the job runs at ``result()``."""
+
+    def __init__(self, job: Callable[[], Any]) -> None:
+        self._job = job
+        self._pool: Any = None
+        self._async: Any = None
+        if cores() >= 2 and "fork" in multiprocessing.get_all_start_methods():
+            global _job
+            _job = lambda _: job()     # noqa: E731  (the forked child runs what is set now)
+            try:
+                with collector.frozen():
+                    self._pool = multiprocessing.get_context("fork").Pool(1)
+                self._async = self._pool.apply_async(_run, (0,))
+            finally:
+                _job = None
+
+    def result(self) -> Any:
+        if self._pool is None:
+            return self._job()
+        try:
+            return self._async.get()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the child, finished or not (a build that fails does not wait for it)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+

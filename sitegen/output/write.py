@@ -390,6 +390,10 @@ class Output:
         path = self.claim(path, replace=replace)
         self.record(path, *self.write(path, content, replace=replace))
 
+    def staging(self) -> Path:
+        """The staging folder, made now: before a process is forked to write into it."""
+        return self._stage()
+
     def claim(self, path: str, *, replace: bool = False) -> str:
         """The checked path of a file about to be written (by ``write``, here or in a worker)."""
         path = safe_path(path)
