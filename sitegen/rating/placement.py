@@ -11,6 +11,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from sitegen.rating import placement_kernel
 from sitegen.rating.limits import MAX_COUNT
 from sitegen.rating.base import (
     BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
@@ -150,6 +151,10 @@ class Placement(MatchSystem):
 
     def start(self, player: str) -> float:
         return float(self.starts[player]) if player in self.starts else float(self.initial)
+
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """The history by placement_kernel (``step``'s arithmetic, to the bit, over arrays)."""
+        return placement_kernel.rate(self, matches)
 
     def step(self, round: Round, before: Mapping[str, float]) -> tuple[RatingEvent, dict[str, float]]:
         (m,) = round.matches
