@@ -20,6 +20,7 @@ tests/test_placement_kernel.py holds the kernel, plain and compiled, to ``placem
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -188,11 +189,13 @@ def placement_waves(start, stop, first, who, score, rating, power, x, at, stamp,
             break
         for i in range(n):
             stamp[who[lo + i]] = mark
+            duel[i] = rating[who[lo + i]]
         at[u] = size
         for i in range(n):
-            ri = rating[who[lo + i]]
+            ri = duel[i]
+            row = size + i * n
             for j in range(n):
-                x[size + i * n + j] = (rating[who[lo + j]] - ri) / 400.0
+                x[row + j] = (duel[j] - ri) / 400.0      # placement_terms' (R_j - R_i) / 400
         size += n * n
         u += 1
     return u, size
@@ -202,18 +205,19 @@ class Lobbies:
     """A placement league's lobbies as columns: players, offsets, S of every entry."""
 
     def __init__(self, system: Placement, matches: Sequence[Match]) -> None:
-        names, index = arrays.player_index(matches)
-        self.names = names
+        # Players by first appearance (arrays.player_index's order), listed in one pass.
+        index: dict[str, int] = {}
+        who = [index.setdefault(p, len(index)) for m in matches for p in m.players]
+        self.names = names = tuple(index)
         self.starts = [system.start(p) for p in names]
-        sizes = np.fromiter((len(m.players) for m in matches), dtype=np.int64, count=len(matches))
+        sizes = np.array([len(m.players) for m in matches], dtype=np.int64)
         self.first = np.zeros(len(matches) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self.first[1:])
-        total = int(self.first[-1])
-        self.who = np.fromiter((index[p] for m in matches for p in m.players), dtype=np.int64, count=total)
+        self.who = np.array(who, dtype=np.int64)
         # Places are at most MAX_COUNT (validated): one sort of (lobby, place) keys counts, for
         # every entry, the players of its lobby placed at or above it and those placed equal.
         lobby = np.repeat(np.arange(len(matches), dtype=np.int64), sizes)
-        places = np.fromiter((e["place"] for m in matches for e in m.entries), dtype=np.int64, count=total)
+        places = np.array([e["place"] for m in matches for e in m.entries], dtype=np.int64)
         key = lobby * (2 * 10 ** 6 + 2) + places
         ordered = np.sort(key)
         at_or_above = np.searchsorted(ordered, key, side="right")
@@ -228,7 +232,13 @@ def rate(system: Placement, matches: Sequence[Match]) -> list[RatingEvent]:
     if not matches:
         return []
     cols = Lobbies(system, matches)
-    count = len(matches)
+    return events(matches, cols, replay(system, cols))
+
+
+def replay(system: Placement, cols: Lobbies) -> list[list[float]]:
+    """The kernel over every lobby of ``cols``, wave by wave: each entry's rating before and
+    after, E and K, as lists of Python floats."""
+    count = len(cols.first) - 1
     total = len(cols.who)
     widest = int(np.diff(cols.first).max())
     capacity = max(widest * widest, BUFFER)
@@ -269,7 +279,7 @@ def rate(system: Placement, matches: Sequence[Match]) -> list[RatingEvent]:
         else:
             np.power(ten[:size], x[:size], out=power[:size])
         start, stop = stop, end
-    return events(matches, cols, out if plain else [o.tolist() for o in out])
+    return out if plain else [o.tolist() for o in out]
 
 
 def events(matches: Sequence[Match], cols: Lobbies, out: list[list[float]]) -> list[RatingEvent]:
@@ -279,7 +289,33 @@ def events(matches: Sequence[Match], cols: Lobbies, out: list[list[float]]) -> l
     players = [p for m in matches for p in m.players]
     first = cols.first.tolist()
     with collector.paused():        # 100 changes a lobby: millions of objects, no cycles
-        changes = [Change(p, b, a, {"expected": e, "score": s, "k": kk})
-                   for p, b, a, e, s, kk in zip(players, before, after, exp, score, k)]
+        changes = _changes(players, before, after, exp, score, k)
         return [RatingEvent(m.id, m.played, (m.id,), tuple(changes[first[t]:first[t + 1]]))
                 for t, m in enumerate(matches)]
+
+
+# Change is a frozen dataclass with slots: its __init__ sets each field through
+# object.__setattr__, a Python call per change. A lobby league makes one change per player and
+# match, so they are filled through the slots' own setters, each field as __init__ would set it.
+_FIELDS = ("player", "before", "after", "terms")
+_FAST = tuple(f.name for f in fields(Change)) == _FIELDS and getattr(Change, "__slots__", None) == _FIELDS
+
+
+def _changes(players: list[str], before: list[float], after: list[float], exp: list[float],
+             score: list[float], k: list[float]) -> list[Change]:
+    """Change(p, b, a, {"expected": e, "score": s, "k": k}) of every entry."""
+    if not _FAST:       # Change has grown a field: its own constructor
+        return [Change(p, b, a, {"expected": e, "score": s, "k": kk})
+                for p, b, a, e, s, kk in zip(players, before, after, exp, score, k)]
+    new = object.__new__
+    set_player, set_before, set_after, set_terms = (Change.__dict__[f].__set__ for f in _FIELDS)
+    out: list[Change] = []
+    add = out.append
+    for p, b, a, e, s, kk in zip(players, before, after, exp, score, k):
+        c = new(Change)
+        set_player(c, p)
+        set_before(c, b)
+        set_after(c, a)
+        set_terms(c, {"expected": e, "score": s, "k": kk})
+        add(c)
+    return out
