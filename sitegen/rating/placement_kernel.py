@@ -214,17 +214,35 @@ class Lobbies:
         self.first = np.zeros(len(matches) + 1, dtype=np.int64)
         np.cumsum(sizes, out=self.first[1:])
         self.who = np.array(who, dtype=np.int64)
-        # Places are at most MAX_COUNT (validated): one sort of (lobby, place) keys counts, for
-        # every entry, the players of its lobby placed at or above it and those placed equal.
+        total = len(who)
+        # S counts, for every entry, the players of its lobby placed at or above it and those placed
+        # equal: runs of equal (lobby, place) in one sort of the whole league.
         lobby = np.repeat(np.arange(len(matches), dtype=np.int64), sizes)
-        places = np.array([e["place"] for m in matches for e in m.entries], dtype=np.int64)
-        key = lobby * (2 * 10 ** 6 + 2) + places
-        ordered = np.sort(key)
-        at_or_above = np.searchsorted(ordered, key, side="right")
-        equal = at_or_above - np.searchsorted(ordered, key, side="left") - 1
+        try:
+            places = np.array([e["place"] for m in matches for e in m.entries], dtype=np.int64)
+        except OverflowError:
+            # Past int64 (TOML integers have no limit; validation keeps places to MAX_COUNT, a
+            # caller of rate() may not): each place's rank in its lobby, which keeps the order.
+            places = np.array([rank for m in matches for rank in _ranks([e["place"] for e in m.entries])],
+                              dtype=np.int64)
+        order = np.lexsort((places, lobby))
+        run = np.ones(total + 1, dtype=np.bool_)          # where a run of equal (lobby, place) starts
+        by_lobby, by_place = lobby[order], places[order]
+        run[1:total] = (by_lobby[1:] != by_lobby[:-1]) | (by_place[1:] != by_place[:-1])
+        starts = np.flatnonzero(run)                       # and the end of the last one
+        of = np.empty(total, dtype=np.int64)
+        of[order] = np.cumsum(run[:total]) - 1
+        at_or_above = starts[of + 1]
+        equal = at_or_above - starts[of] - 1
         # placement_terms: (players placed below) + 0.5 * (others placed equal), exact either way.
         self.score = (self.first[lobby + 1] - at_or_above) + 0.5 * equal
         self.size = int((sizes * sizes).sum())          # the pairs the kernel runs through
+
+
+def _ranks(places: list[int]) -> list[int]:
+    """Each place's position among the distinct places of its lobby."""
+    rank = {p: i for i, p in enumerate(sorted(set(places)))}
+    return [rank[p] for p in places]
 
 
 def rate(system: Placement, matches: Sequence[Match]) -> list[RatingEvent]:
