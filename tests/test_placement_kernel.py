@@ -223,4 +223,15 @@ def test_the_scores_count_places_alone():
                lobby(2, ["A", "B", "C"], [1, 2, 3])]
     cols = placement_kernel.Lobbies(Placement(), matches)
     assert cols.score.tolist() == [0.5, 3.0, 0.5, 2.0, 0.5, 0.5, 2.0, 1.0, 0.0]
-    assert cols.size == 16 + 4 + 9
+    assert cols.duels == 12 + 2 + 6
+
+
+def test_compiled_from_the_work_of_20000_elo_matches(monkeypatch):
+    """arrays.kernel weighs a placement league by its duels: 100 lobbies of 100 players are
+    198,000 matches' work (compiled in "auto"), 100 lobbies of 2 are 40."""
+    asked = []
+    monkeypatch.setattr(placement_kernel.arrays, "kernel", lambda fn, work: asked.append(work) or fn)
+    rng = np.random.default_rng(13)
+    Placement().rate(league(rng, 100, 100, 150))
+    Placement().rate(league(rng, 100, 2, 150))
+    assert asked == [198_000, 40]

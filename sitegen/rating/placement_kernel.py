@@ -39,6 +39,9 @@ TEN = 10.0
 BLOCK = 128
 # Exponents held at once: at least one lobby's n^2, else this many (a wave stops before it).
 BUFFER = 1 << 16
+# The plain kernel runs about this many duels (one player's term of E) in the time the plain
+# elo kernel rates a match: 100 lobbies of 100 players weigh as 198,000 matches.
+DUELS_PER_MATCH = 5
 FRAMES = 64         # depth of the pairwise sum's halvings: 2^64 numbers would not fit in memory
 
 
@@ -236,7 +239,7 @@ class Lobbies:
         equal = at_or_above - starts[of] - 1
         # placement_terms: (players placed below) + 0.5 * (others placed equal), exact either way.
         self.score = (self.first[lobby + 1] - at_or_above) + 0.5 * equal
-        self.size = int((sizes * sizes).sum())          # the pairs the kernel runs through
+        self.duels = int((sizes * (sizes - 1)).sum())     # ordered pairs: each player's E sums n - 1
 
 
 def _ranks(places: list[int]) -> list[int]:
@@ -260,7 +263,8 @@ def replay(system: Placement, cols: Lobbies) -> list[list[float]]:
     total = len(cols.who)
     widest = int(np.diff(cols.first).max())
     capacity = max(widest * widest, BUFFER)
-    fn: Any = arrays.kernel(placement_waves, cols.size)
+    # Compiled when the work repays numba's loading (arrays.JIT_MIN_MATCHES counts elo matches).
+    fn: Any = arrays.kernel(placement_waves, cols.duels // DUELS_PER_MATCH)
     plain = fn is placement_waves
     bands = system.k == "bands"
     band_list = system.k_bands if bands else [(0.0, 0.0)]
