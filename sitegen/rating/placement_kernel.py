@@ -14,7 +14,8 @@ share no player with an earlier one of the wave), NumPy raises them all in one c
 kernel rates the wave and writes the next one's exponents. A 1v1 league's waves hold dozens of
 matches, so its Python loop runs once per wave, not per match.
 
-tests/test_placement_kernel.py holds the kernel, plain and compiled, to ``placement_terms``.
+tests/test_placement_kernel.py holds the kernel, plain and compiled, to the per-match update it
+replaced (``placement_terms`` lobby by lobby).
 """
 
 from __future__ import annotations
@@ -305,7 +306,8 @@ def replay(system: Placement, cols: Lobbies) -> list[list[float]]:
 
 
 def events(matches: Sequence[Match], cols: Lobbies, out: list[list[float]]) -> list[RatingEvent]:
-    """One event per match from the kernel's columns (Python floats, as ``Placement.step``'s)."""
+    """One event per match from the kernel's columns (Python floats, as the per-match update
+    made them)."""
     before, after, exp, k = out
     score = cols.score.tolist()
     players = [p for m in matches for p in m.players]
