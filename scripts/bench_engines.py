@@ -7,7 +7,8 @@ placement system and to PlackettLuce with teams of one. Only the rating loop is 
 matches are parsed before the clock starts, as a build's rate stage receives them. Every
 system rated by an array kernel (rating/*_kernel.py) also gets rows for the kernel alone on
 the league encoded beforehand, plain and compiled by numba, the compilation apart: rate() is
-the kernel plus encoding the matches and building the event objects.
+the kernel plus encoding the matches and building the event objects (placement's kernel rows
+include NumPy's power, which its kernel leaves to NumPy).
 
 The packages do less bookkeeping than sitegen (no per-match change rows): the ratio is what
 a league pays for its auditable changes.csv, not a like-for-like race.
@@ -242,6 +243,35 @@ def _column_kernel_rows(name: str, system: Any, matches: list[Match], case: str,
     return out
 
 
+def _placement_kernel_rows(system: Any, matches: list[Match], case: str,
+                           log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """placement_kernel.replay alone (the kernel and NumPy's power, wave by wave) over the lobbies
+    encoded beforehand, plain and compiled by numba (timed after a first call, whose seconds are
+    the row's note): rate() is this plus encoding the lobbies and building the event objects."""
+    from sitegen.rating import arrays, placement_kernel
+    cols = placement_kernel.Lobbies(system, matches)
+    saved = arrays.MODE
+    out = []
+    try:
+        for mode, label in (("off", "plain"), ("on", "numba")):
+            engine = f"sitegen placement kernel ({label})"
+            log(f"  engine: {engine} ({case})")
+            arrays.MODE = mode
+            if mode == "on" and arrays.compiler() is None:
+                out.append({**row(engine, case, len(matches), 0.0, 0.0), "matches_per_s": None,
+                            "missing": "numba is not installed"})
+                continue
+            note = ""
+            if mode == "on":
+                first, _ = _timed(lambda: placement_kernel.replay(system, cols))
+                note = f"first call {first:.2f} s (compilation, or numba's cache read back)"
+            out.append({**row(engine, case, len(matches), *_timed(lambda: placement_kernel.replay(system, cols))),
+                        "note": note})
+    finally:
+        arrays.MODE = saved
+    return out
+
+
 def row(engine: str, case: str, matches: int, wall: float, cpu: float) -> dict[str, Any]:
     # Per CPU second: the loops are single-threaded, and on a shared machine the wall clock
     # also counts the time others' processes held the core.
@@ -262,6 +292,8 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
         # The kernels first: their first compiled call (numba's compilation, or its cache read
         # back) is timed there on its own, and rate() is then timed without it.
         kernels = _column_kernel_rows(name, system, matches, case, log) if name in KERNELS else []
+        if name == "placement":
+            kernels = _placement_kernel_rows(system, matches, case, log)
         if name in PERIOD_KERNELS:
             rows += _kernel_rows(name, system, matches, case, log)
         log(f"  engine: sitegen {name} ({case})")
@@ -282,8 +314,10 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
     system = SYSTEMS["placement"]()
     matches = prepared(system, [{"players": [{"name": f"P{p:05d}", "place": pl} for p, pl in lb]}
                                 for lb in lobbies])
+    kernels = _placement_kernel_rows(system, matches, lcase, log)
     log(f"  engine: sitegen placement ({lcase})")
     rows.append(row("sitegen placement", lcase, len(matches), *_timed(lambda: system.rate(matches))))
+    rows.extend(kernels)
     log(f"  engine: openskill PlackettLuce ({lcase})")
     rows.append(row("openskill PlackettLuce", lcase, len(lobbies), *_timed(_openskill_lobbies(lobbies))))
     _ratios(rows)

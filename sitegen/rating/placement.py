@@ -11,9 +11,10 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from sitegen.rating import placement_kernel
 from sitegen.rating.limits import MAX_COUNT
 from sitegen.rating.base import (
-    BANDS_ALLOWED, Change, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
+    BANDS_ALLOWED, Example, ExampleKey, Field, MatchSystem, Match, Param, ParsedMatch, RatingEvent,
     Reporter, either, one_of, parse_entries, value_text,
     valid_bands,
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
@@ -24,7 +25,6 @@ from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairArrays, PairF
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating.registry import register
 from sitegen.rating.titles import ordinal
-from sitegen.rating.replay import Round
 
 # Pairs scored in one go: large enough for NumPy to pay, small enough to keep memory flat
 # (a run of 2^20 pairs holds ~50 MB of columns).
@@ -151,24 +151,10 @@ class Placement(MatchSystem):
     def start(self, player: str) -> float:
         return float(self.starts[player]) if player in self.starts else float(self.initial)
 
-    def step(self, round: Round, before: Mapping[str, float]) -> tuple[RatingEvent, dict[str, float]]:
-        (m,) = round.matches
-        n = len(m.players)
-        held = [before[p] for p in m.players]
-        # TOML integers have no size limit; past int64 numpy keeps them as exact Python ints.
-        places = np.array([e["place"] for e in m.entries])
-        r = np.array(held)
-        exp, score = placement_terms(r, places)
-        ks = self.k_of(r)                  # each player's from their own pre-match rating
-        if self.normalize:
-            ks /= n - 1
-        # Everyone from the ratings held before the match (docs/curators).
-        after = np.maximum(float(self.floor), r + ks * (score - exp)).tolist()
-        changes = tuple(
-            Change(p, b, a, {"expected": e, "score": s, "k": k})
-            for p, b, a, e, s, k in zip(m.players, held, after, exp.tolist(), score.tolist(), ks.tolist())
-        )
-        return round.event(changes), dict(zip(m.players, after))
+    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+        """The history by placement_kernel: each match's update, R' = max(floor, R + K (S - E)) with
+        ``placement_terms``' E and S, to the bit, over arrays."""
+        return placement_kernel.rate(self, matches)
 
     def describe(self, entry: Mapping[str, Any]) -> str:
         return ordinal(entry["place"])
