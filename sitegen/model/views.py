@@ -17,7 +17,7 @@ from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
-from sitegen.model.scale import matches_per_part
+from sitegen.model.scale import is_big, matches_per_part
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
 
@@ -290,6 +290,9 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
     views: list[MatchView] = []
     counts: Counter[str] = Counter()
+    # A big league's match rows show no formula (model/scale.py): none is written out.
+    formulas = not is_big(rated)
+    integer = system.integer_ratings
     for m in rated.league.matches:
         lines = []
         event_key = ""
@@ -299,7 +302,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             terms = c.terms         # shared with the change, not copied: a million lines in big leagues
             lines.append(MatchLine(
                 link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
-                terms, config.tier_of(c.after), formula(terms, c.before, c.after, system.integer_ratings),
+                terms, config.tier_of(c.after), formula(terms, c.before, c.after, integer) if formulas else "",
                 team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
                 score=system.result(m, i)))
         view = MatchView(m, "", lines, event_key, event_matches,
