@@ -7,8 +7,9 @@ from typing import Any
 from collections.abc import Sequence
 
 from sitegen.rating import collector
-from sitegen.rating.base import RatingEvent, Standing
+from sitegen.rating.base import Match, RatingEvent, Standing
 from sitegen.rating.events import EventTable
+from sitegen.rating.protocol import System
 from sitegen.load.validate import League
 
 
@@ -41,11 +42,16 @@ def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
     return tuple(ranked)
 
 
-def rate_league(league: League) -> RatedLeague:
-    system = league.config.system
+def rate_matches(system: System, matches: Sequence[Match]) -> tuple[Sequence[RatingEvent], list[Standing]]:
+    """What a build keeps of rating a league: its events and the players' final standings."""
     # An event and its changes per match, all acyclic and kept to the end of the build; or
     # the columns they are made from when read (EventTable), kept as they are.
     with collector.paused():
-        rated = system.rate(league.matches)
+        rated = system.rate(matches)
         events = rated if isinstance(rated, EventTable) else tuple(rated)
-    return RatedLeague(league, events, rank(system.standings(events)))
+    return events, system.standings(events)
+
+
+def rate_league(league: League) -> RatedLeague:
+    events, standings = rate_matches(league.config.system, league.matches)
+    return RatedLeague(league, events, rank(standings))

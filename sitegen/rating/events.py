@@ -104,7 +104,7 @@ class EventTable(Sequence[RatingEvent]):
     __hash__ = None     # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"EventTable({len(self)} events, {self.rows} changes)"
+        return repr(list(self))         # as the list of the same events reads
 
     @property
     def rows(self) -> int:
@@ -167,28 +167,27 @@ class EventTable(Sequence[RatingEvent]):
     def last_changes(self) -> tuple[dict[str, Change], dict[str, int]]:
         """``values.last_ratings`` of these events, from the columns."""
         rows, counts = self.last_rows()
-        last: dict[str, Change] = {}
-        count: dict[str, int] = {}
-        for row, n in zip(rows.tolist(), counts.tolist()):
-            c = self.change(row)
-            last[c.player] = c
-            count[c.player] = n
-        return last, count
+        changes = self.changes_at(rows)
+        return {c.player: c for c in changes}, {c.player: n for c, n in zip(changes, counts.tolist())}
 
-    def change(self, row: int) -> Change:
-        """The change at ``row`` (any event's)."""
-        return Change(self.names[int(self.player[row])], self.befores(row, row + 1)[0], self.after[row].item(),
-                      {t: self.column_value(t, row) for t in self.terms})
-
-    def column_value(self, name: str, row: int) -> Any:
-        term = self.terms[name]
-        if term.per_event:
-            event = int(np.searchsorted(self.offsets, row, side="right")) - 1
-            value = term.values[event]
-        else:
-            value = term.values[row]
-        value = value.item() if isinstance(value, np.generic) else value
-        return None if term.none_at_nan and value != value else value
+    def changes_at(self, rows: np.ndarray) -> list[Change]:
+        """The changes at ``rows`` (of any events), as the events hold them."""
+        rows = np.asarray(rows, dtype=np.int64)
+        who = [self.names[p] for p in self.player[rows].tolist()]
+        before = self.before[rows].tolist()
+        for k, row in enumerate(rows.tolist()):
+            if row in self.exact_before:
+                before[k] = self.exact_before[row]
+        events = self.event_of_rows()[rows] if any(t.per_event for t in self.terms.values()) else rows
+        columns = []
+        for term in self.terms.values():
+            at = events if term.per_event else rows
+            values = term.values[at].tolist() if term.numeric else [term.values[i] for i in at.tolist()]
+            columns.append([None if v != v else v for v in values] if term.none_at_nan else values)
+        names = tuple(self.terms)
+        term_rows = zip(*columns) if columns else iter(lambda: (), None)
+        return [Change(p, b, a, dict(zip(names, t)))
+                for p, b, a, t in zip(who, before, self.after[rows].tolist(), term_rows)]
 
 
 # --- what a consumer reads of any sequence of events ---------------------------------------------

@@ -371,7 +371,7 @@ class Glicko2(MatchSystem):
         if rated.failed < 0:
             # The periods as the kernel's columns, each made when read (glicko2_events.py).
             from sitegen.rating.glicko2_events import Periods       # it imports this module
-            return Periods(groups, history.names, rated)
+            return Periods(groups, history, rated)
         # A period left the finite numbers: the events up to it, as the problem reports them.
         # They are acyclic: the cyclic collector, which would walk the growing history again
         # and again while they are built, waits until they are done.

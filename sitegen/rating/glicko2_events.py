@@ -9,30 +9,34 @@ import numpy as np
 
 from sitegen.rating.events import EventTable, Term
 from sitegen.rating.glicko2 import Battle, Glicko, Period, idle
-from sitegen.rating.glicko2_kernel import Rated
+from sitegen.rating.glicko2_kernel import History, Rated
 from sitegen.rating.values import Change, Match, Standing
 
 
 class Periods(EventTable):
     """The periods of ``groups`` ((key, index, matches) in history order) as ``rated`` left them."""
 
-    def __init__(self, groups: Sequence[tuple[str, int, list[Match]]], names: Sequence[str], rated: Rated) -> None:
+    def __init__(self, groups: Sequence[tuple[str, int, list[Match]]], history: History, rated: Rated) -> None:
         before = np.asarray(rated.before, dtype=np.float64).reshape(-1, 3)
         after = np.asarray(rated.after, dtype=np.float64).reshape(-1, 3)
         terms = {"rd_before": Term(before[:, 1].copy()), "rd_after": Term(after[:, 1].copy()),
                  "volatility_before": Term(before[:, 2].copy()), "volatility_after": Term(after[:, 2].copy())}
-        super().__init__([key for key, _, _ in groups], [group[-1].played for _, _, group in groups],
-                         np.asarray(rated.period_changes, dtype=np.int64), names,
-                         np.asarray(rated.change_player, dtype=np.int64), before[:, 0].copy(), after[:, 0].copy(),
-                         terms, matches=[tuple([m.id for m in group]) for _, _, group in groups])
+        keys = [key for key, _, _ in groups]
         self.groups = [group for _, _, group in groups]
-        self.period_index = np.array([index for _, index, _ in groups], dtype=np.int64)
+        # A period of one match named by its id (period "match") holds just that match.
+        single = all(len(group) == 1 and group[0].id == key for key, group in zip(keys, self.groups))
+        super().__init__(keys, [group[-1].played for group in self.groups],
+                         np.asarray(rated.period_changes, dtype=np.int64), history.names,
+                         np.asarray(rated.change_player, dtype=np.int64), before[:, 0].copy(), after[:, 0].copy(),
+                         terms, matches=None if single else [tuple([m.id for m in group]) for group in self.groups])
+        self.period_index = history.period_index
         self.games = np.asarray(rated.games, dtype=np.int64)
         self.battle = np.asarray(rated.battle, dtype=np.float64)
         # Each side of each pair of a match is a battle: k (k - 1) of a k-player match.
-        per_period = [sum(len(m.players) * (len(m.players) - 1) for m in group) for group in self.groups]
-        self.battle_first = np.zeros(len(groups) + 1, dtype=np.int64)
-        np.cumsum(per_period, out=self.battle_first[1:])
+        size = np.diff(history.match_first)
+        battles = np.zeros(len(size) + 1, dtype=np.int64)
+        np.cumsum(size * (size - 1), out=battles[1:])
+        self.battle_first = battles[history.period_first]
 
     def event(self, i: int, changes: tuple[Change, ...]) -> Period:
         r0, r1 = int(self.offsets[i]), int(self.offsets[i + 1])
@@ -51,13 +55,11 @@ class Periods(EventTable):
         grown for the periods sat out since, games summed over their periods."""
         rows, _ = self.last_rows()
         games = np.bincount(self.player, weights=self.games, minlength=len(self.names)).astype(np.int64)
-        period_of = self.event_of_rows()
         end = int(self.period_index[-1]) if len(self) else 0
+        last_period = self.period_index[self.event_of_rows()[rows]].tolist()
         out = []
-        for row in rows.tolist():
-            c = self.change(row)
+        for c, n, index in zip(self.changes_at(rows), games[self.player[rows]].tolist(), last_period):
             final = idle(Glicko(c.after, float(c.terms["rd_after"] or 0.0), float(c.terms["volatility_after"] or 0.0)),
-                         end - int(self.period_index[period_of[row]]))
-            out.append(Standing(c.player, final.rating, int(games[self.player[row]]),
-                                {"rd": final.rd, "volatility": final.volatility}))
+                         end - index)
+            out.append(Standing(c.player, final.rating, n, {"rd": final.rd, "volatility": final.volatility}))
         return out
