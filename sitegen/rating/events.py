@@ -110,9 +110,11 @@ class EventTable(Sequence[RatingEvent]):
     def rows(self) -> int:
         return int(self.offsets[-1]) if len(self.offsets) else 0
 
-    def event_of_rows(self) -> np.ndarray:
-        """Each change's event index."""
-        return np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.offsets))
+    def event_of_rows(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """Each change's event index; of ``rows`` only, when given."""
+        if rows is None:
+            return np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.offsets))
+        return np.searchsorted(self.offsets, rows, side="right") - 1
 
     def match_ids(self, i: int) -> tuple[str, ...]:
         return (self.keys[i],) if self.matches is None else self.matches[i]
@@ -121,7 +123,8 @@ class EventTable(Sequence[RatingEvent]):
         """Term ``name`` of rows lo:hi as the Python values the changes hold."""
         term = self.terms[name]
         if term.per_event:
-            events = self.event_of_rows()[lo:hi] if (lo, hi) != (0, self.rows) else self.event_of_rows()
+            events = (self.event_of_rows() if (lo, hi) == (0, self.rows)
+                      else self.event_of_rows(np.arange(lo, hi, dtype=np.int64)))
             values = (term.values[events].tolist() if term.numeric
                       else [term.values[e] for e in events.tolist()])
         else:
@@ -178,7 +181,7 @@ class EventTable(Sequence[RatingEvent]):
         for k, row in enumerate(rows.tolist()):
             if row in self.exact_before:
                 before[k] = self.exact_before[row]
-        events = self.event_of_rows()[rows] if any(t.per_event for t in self.terms.values()) else rows
+        events = self.event_of_rows(rows)
         columns = []
         for term in self.terms.values():
             at = events if term.per_event else rows

@@ -56,7 +56,7 @@ class Periods(EventTable):
         rows, _ = self.last_rows()
         games = np.bincount(self.player, weights=self.games, minlength=len(self.names)).astype(np.int64)
         end = int(self.period_index[-1]) if len(self) else 0
-        last_period = self.period_index[self.event_of_rows()[rows]].tolist()
+        last_period = self.period_index[self.event_of_rows(rows)].tolist()
         out = []
         for c, n, index in zip(self.changes_at(rows), games[self.player[rows]].tolist(), last_period):
             final = idle(Glicko(c.after, float(c.terms["rd_after"] or 0.0), float(c.terms["volatility_after"] or 0.0)),
