@@ -23,7 +23,7 @@ from sitegen.model.table import ledger_frame
 from sitegen.rating import events as events_module
 from sitegen.rating.base import Match, last_ratings
 from sitegen.rating.elo import Elo
-from sitegen.rating.events import EventTable, event_keys, event_matches, event_times
+from sitegen.rating.events import EventTable, RowTerms, event_keys, event_matches, event_times
 from sitegen.rating.forecasts import first_listed
 from sitegen.rating.glicko2 import Glicko2
 from sitegen.rating.glicko2_kernel import encode as glicko2_encode, run as glicko2_run
@@ -141,6 +141,14 @@ def reads_the_same(league: Any, data: st.DataObject) -> None:
         table[len(eager)]
     with pytest.raises(IndexError):
         table[-len(eager) - 1]
+    # The match pages' light events: the same events, each change's terms read from the columns.
+    light = list(table.light())
+    assert light == list(eager) and repr(light) == repr(list(eager))
+    for a, b in zip(light, eager):
+        for x, y in zip(a.changes, b.changes):
+            assert isinstance(x.terms, RowTerms)
+            assert [(k, x.terms[k], type(x.terms[k])) for k in x.terms] == [(k, v, type(v)) for k, v in y.terms.items()]
+            assert len(x.terms) == len(y.terms) and "nothing" not in x.terms and all(k in x.terms for k in y.terms)
     # What the build reads of the columns is what the objects give.
     assert event_keys(table) == [e.key for e in eager]
     assert event_times(table) == [e.played for e in eager]

@@ -255,8 +255,9 @@ def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[s
     events, matches = rated.events, rated.league.matches
     if isinstance(events, EventTable) and events.matches is None and event_keys(events) == [m.id for m in matches]:
         # One event per match, in the matches' order: each made as it is read, none held after
-        # its match's lines (a period of one match spans one match of each of its players).
-        one = (({c.player: (c, e.key, e.matches) for c in e.changes}) for e in events)
+        # its match's lines (a period of one match spans one match of each of its players);
+        # the lines keep each change's terms as a RowTerms over the columns, not a dict.
+        one = (({c.player: (c, e.key, e.matches) for c in e.changes}) for e in events.light())
         return one, Counter()
     # Which change belongs to which player in which match; a period's change
     # belongs to every match of the period the player played in.

@@ -12,9 +12,10 @@ events (a system that builds its events one by one still returns a list).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import repeat
 from typing import Any, overload
 
 import numpy as np
@@ -140,17 +141,30 @@ class EventTable(Sequence[RatingEvent]):
             values[r - lo] = self.exact_before[r]
         return values
 
-    def build(self, lo: int, hi: int) -> list[RatingEvent]:
-        """Events lo:hi as the system made them."""
+    def build(self, lo: int, hi: int, *, row_terms: bool = False) -> list[RatingEvent]:
+        """Events lo:hi as the system made them; with ``row_terms``, each change's terms are a
+        ``RowTerms`` reading the columns instead of a dict of their values."""
         r0, r1 = int(self.offsets[lo]), int(self.offsets[hi])
         names = self.names
         who = [names[p] for p in self.player[r0:r1].tolist()]
         before, after = self.befores(r0, r1), self.after[r0:r1].tolist()
-        term_names = tuple(self.terms)
-        term_rows = zip(*[self.column(t, r0, r1) for t in term_names]) if term_names else iter(lambda: (), None)
-        changes = [Change(p, b, a, dict(zip(term_names, t))) for p, b, a, t in zip(who, before, after, term_rows)]
+        terms: Iterable[Mapping[str, Any]]
+        if row_terms:
+            terms = map(RowTerms, repeat(self), range(r0, r1), self.event_of_rows(np.arange(r0, r1)).tolist())
+        else:
+            term_names = tuple(self.terms)
+            term_rows = zip(*[self.column(t, r0, r1) for t in term_names]) if term_names else repeat(())
+            terms = (dict(zip(term_names, t)) for t in term_rows)
+        changes = [Change(p, b, a, t) for p, b, a, t in zip(who, before, after, terms)]
         ends = (self.offsets[lo:hi + 1] - r0).tolist()
         return [self.event(i, tuple(changes[ends[i - lo]:ends[i - lo + 1]])) for i in range(lo, hi)]
+
+    def light(self) -> Iterator[RatingEvent]:
+        """The events in order, each change's terms a ``RowTerms`` over the columns: for whoever
+        keeps the terms of every change (the match pages), a few bytes each, not a dict."""
+        n = len(self)
+        for lo in range(0, n, PAGE):
+            yield from self.build(lo, min(n, lo + PAGE), row_terms=True)
 
     def event(self, i: int, changes: tuple[Change, ...]) -> RatingEvent:
         """Event i around its changes; a system whose events hold more makes its own."""
@@ -191,6 +205,39 @@ class EventTable(Sequence[RatingEvent]):
         term_rows = zip(*columns) if columns else iter(lambda: (), None)
         return [Change(p, b, a, dict(zip(names, t)))
                 for p, b, a, t in zip(who, before, self.after[rows].tolist(), term_rows)]
+
+
+class RowTerms(Mapping[str, Any]):
+    """One change's terms read from its table's columns when asked: a mapping equal to the dict
+    of the change as ``EventTable`` makes it, values of the same types."""
+
+    __slots__ = ("table", "row", "event")
+
+    def __init__(self, table: EventTable, row: int, event: int) -> None:
+        self.table = table
+        self.row = row
+        self.event = event
+
+    def __getitem__(self, name: str) -> Any:
+        term = self.table.terms[name]
+        value = term.values[self.event if term.per_event else self.row]
+        if term.numeric:
+            value = value.item()
+            if term.none_at_nan and value != value:
+                return None
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.table.terms
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table.terms)
+
+    def __len__(self) -> int:
+        return len(self.table.terms)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 # --- what a consumer reads of any sequence of events ---------------------------------------------
