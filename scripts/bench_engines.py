@@ -3,12 +3,14 @@
 One seeded 1v1 sequence is given to every sitegen system (SYSTEMS[name].rate on prepared,
 validated Match objects) and to openskill's PlackettLuce, the PyPI ``glicko2`` package and
 ``trueskill`` (the ``bench`` extra). One seeded sequence of 100-player lobbies is given to the
-placement system and to PlackettLuce with teams of one. Only the rating loop is timed: the
-matches are parsed before the clock starts, as a build's rate stage receives them. Every
+placement system and to PlackettLuce with teams of one. Only the rating is timed: the
+matches are parsed before the clock starts, as a build's rate stage receives them, and a
+sitegen row is what the build's rate stage does (history.rate_matches: ``rate`` and the
+standings, everything the build keeps of it). Every
 system rated by an array kernel (rating/*_kernel.py) also gets rows for the kernel alone on
 the league encoded beforehand, plain and compiled by numba, the compilation apart: rate() is
-the kernel plus encoding the matches and building the event objects (placement's kernel rows
-include NumPy's power, which its kernel leaves to NumPy).
+the kernel plus encoding the matches and holding the columns as events (rating/events.py;
+placement's kernel rows include NumPy's power, which its kernel leaves to NumPy).
 
 The packages do less bookkeeping than sitegen (no per-match change rows): the ratio is what
 a league pays for its auditable changes.csv, not a like-for-like race.
@@ -22,6 +24,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from sitegen.model.history import rate_matches
 from sitegen.rating import SYSTEMS, Match
 
 SEED = 20261122
@@ -297,7 +300,7 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
         if name in PERIOD_KERNELS:
             rows += _kernel_rows(name, system, matches, case, log)
         log(f"  engine: sitegen {name} ({case})")
-        rows.append(row(f"sitegen {name}", case, len(matches), *_timed(lambda: system.rate(matches))))
+        rows.append(row(f"sitegen {name}", case, len(matches), *_timed(lambda: rate_matches(system, matches))))
         rows.extend(kernels)
     for engine, make in (("openskill PlackettLuce", _openskill_duels), ("PyPI glicko2", _pypi_glicko2),
                          ("trueskill", _trueskill)):
@@ -316,7 +319,7 @@ def run(duel_matches: int = 20_000, duel_players: int = 1_000, lobby_matches: in
                                 for lb in lobbies])
     kernels = _placement_kernel_rows(system, matches, lcase, log)
     log(f"  engine: sitegen placement ({lcase})")
-    rows.append(row("sitegen placement", lcase, len(matches), *_timed(lambda: system.rate(matches))))
+    rows.append(row("sitegen placement", lcase, len(matches), *_timed(lambda: rate_matches(system, matches))))
     rows.extend(kernels)
     log(f"  engine: openskill PlackettLuce ({lcase})")
     rows.append(row("openskill PlackettLuce", lcase, len(lobbies), *_timed(_openskill_lobbies(lobbies))))

@@ -19,6 +19,7 @@ import pandas as pd
 
 from sitegen.model.table import ledger_frame
 from sitegen.model.views import LeagueView, PlayerView
+from sitegen.rating.events import event_matches
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
 # A line's result by code; a line without one (None) is NO_RESULT.
@@ -48,7 +49,7 @@ class LeagueGames:
         self.names = list(names)
         number = {name: i for i, name in enumerate(self.names)}
         events = league.rated.events
-        event_of = {mid: i for i, e in enumerate(events) for mid in e.matches}
+        event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
         # The one walk over the lines: who played which match, at which position, with which result.
         rows = [(k, i, number[line.player.text], CODES.get(line.result, NO_RESULT))
                 for k, m in enumerate(league.matches) for i, line in enumerate(m.lines)]

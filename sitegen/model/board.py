@@ -19,6 +19,7 @@ from sitegen.model.aggregates import start_ratings
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import RESAMPLES, bootstrap, grouped_ranks
 from sitegen.model.views import LeagueView, PlayerView
+from sitegen.rating.events import event_times
 from sitegen.rating.protocol import Interval
 
 # An inactive list longer than this starts collapsed; a few names are shown as they are.
@@ -164,7 +165,7 @@ def build_board(lv: LeagueView, settings: BoardSettings,
         start = last - timedelta(days=settings.movement_days)
         since = f"since {start:%Y-%m-%d}"
         # Events and matches are in history order: the window is a suffix of each.
-        before_events = next((i for i, e in enumerate(events) if e.played >= start), len(events))
+        before_events = next((i for i, t in enumerate(event_times(events)) if t >= start), len(events))
         window_ids = None
     else:
         since, before_events, window_ids = "", 0, set()

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from collections.abc import Sequence
 
 from sitegen.rating import collector
-from sitegen.rating.base import RatingEvent, Standing
+from sitegen.rating.base import Match, RatingEvent, Standing
+from sitegen.rating.events import EventTable
+from sitegen.rating.protocol import System
 from sitegen.load.validate import League
 
 
@@ -19,7 +22,7 @@ class Ranked:
 @dataclass(frozen=True, slots=True)
 class RatedLeague:
     league: League
-    events: tuple[RatingEvent, ...]
+    events: Sequence[RatingEvent]     # a tuple, or the rating's columns (rating/events.py)
     standings: tuple[Ranked, ...]     # best first
     # Tables computed once from the events and shared by the data files and the pages
     # (table.py's ledger frame); not part of the value.
@@ -39,9 +42,16 @@ def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
     return tuple(ranked)
 
 
-def rate_league(league: League) -> RatedLeague:
-    system = league.config.system
-    # An event and its changes per match, all acyclic and kept to the end of the build.
+def rate_matches(system: System, matches: Sequence[Match]) -> tuple[Sequence[RatingEvent], list[Standing]]:
+    """What a build keeps of rating a league: its events and the players' final standings."""
+    # An event and its changes per match, all acyclic and kept to the end of the build; or
+    # the columns they are made from when read (EventTable), kept as they are.
     with collector.paused():
-        events = tuple(system.rate(league.matches))
-    return RatedLeague(league, events, rank(system.standings(events)))
+        rated = system.rate(matches)
+        events = rated if isinstance(rated, EventTable) else tuple(rated)
+    return events, system.standings(events)
+
+
+def rate_league(league: League) -> RatedLeague:
+    events, standings = rate_matches(league.config.system, league.matches)
+    return RatedLeague(league, events, rank(standings))

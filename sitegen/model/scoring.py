@@ -11,7 +11,7 @@ float sum depends on its order, and the files are the same on every build.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,8 @@ def pair_arrays(system: System, matches: list[Match] | tuple[Match, ...],
     if own is not None:
         yield from own(matches, tuple(events))
         return
-    yield from pack(system.pair_forecasts(matches, tuple(events)))
+    # The events as they are: a sequence already (an EventTable makes each as it is read).
+    yield from pack(system.pair_forecasts(matches, events if isinstance(events, Sequence) else tuple(events)))
 
 
 def pack(forecasts: Iterable[PairForecast], size: int = PACK) -> Iterator[PairArrays]:

@@ -27,6 +27,7 @@ import pandas as pd
 
 from sitegen.load.validate import NAME_KEYS
 from sitegen.model.history import RatedLeague
+from sitegen.rating.events import EventTable, event_times
 
 LEDGER = "ledger"          # RatedLeague.cache key of the frame
 # Ratings and every numeric term: float64, NaN where the value does not exist
@@ -56,6 +57,10 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     system = rated.league.config.system
     terms = ledger_terms(system)
     events = rated.events
+    if isinstance(events, EventTable):
+        frame = _columns_frame(events, terms)
+        rated.cache[LEDGER] = frame
+        return frame
     sizes = np.fromiter((len(e.changes) for e in events), dtype=np.int64, count=len(events))
     order = np.repeat(np.arange(len(events), dtype=np.int64), sizes)
     changes = [c for e in events for c in e.changes]
@@ -81,6 +86,33 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     frame = pd.DataFrame(columns)
     rated.cache[LEDGER] = frame
     return frame
+
+
+def _columns_frame(events: EventTable, terms: Sequence[str]) -> pd.DataFrame:
+    """``ledger_frame`` from the rating's columns: the same frame, no Change made."""
+    order = events.event_of_rows()
+    before = events.before.astype(np.float64)
+    for row, value in events.exact_before.items():     # a starting rating as given: its float
+        before[row] = np.nan if value is None else float(value)
+    after = events.after.astype(np.float64)
+    names = np.array(events.names, dtype=object)
+    columns: dict[str, Any] = {
+        "event": pd.array(np.array(events.keys, dtype=object)[order], dtype="string"),
+        "played": utc_times(list(events.played))[order],
+        "order": order,
+        "player": pd.array(names[events.player], dtype="string"),
+        "rating_before": before,
+        "rating_after": after,
+        "delta": after - before,
+    }
+    for t in terms:
+        term = events.terms[t]
+        if term.numeric and t not in NAME_KEYS:     # NaN where None, as _term_column makes it
+            values = term.values[order] if term.per_event else term.values
+            columns[t] = values.astype(np.float64)
+        else:
+            columns[t] = _term_column(t, events.column(t, 0, events.rows))
+    return pd.DataFrame(columns)
 
 
 _NUMBERS = {type(None), int, float, bool}
@@ -304,7 +336,7 @@ def changes_columns(rated: RatedLeague) -> ColumnTable:
     frame = ledger_frame(rated)
     order = frame["order"].to_numpy()
     # ledger.iso per event, then spread: a period's rows share its time.
-    played = np.array([iso(e.played) for e in rated.events], dtype=object)[order].tolist()
+    played = np.array([iso(t) for t in event_times(rated.events)], dtype=object)[order].tolist()
     rating = "int" if system.integer_ratings else "float"
     cols = [Column("event", "text", _texts(frame["event"])), Column("played", "text", played),
             Column("player", "text", _texts(frame["player"]))]

@@ -6,7 +6,7 @@ Templates only format; every ordering, count and explanation is decided here.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,6 +20,7 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.scale import is_big, matches_per_part
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
+from sitegen.rating.events import EventTable, event_keys
 
 RECENT = 12
 
@@ -246,6 +247,34 @@ def formula(terms: Mapping[str, float | str | None], before: float | None, after
     return text.replace("-", "−")
 
 
+Found = dict[str, tuple[Change, str, tuple[str, ...]]]
+
+
+def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[str, str]]]:
+    """Each match's changes by player, with their event's key and matches, match after match;
+    and how many of a player's matches each (event, player) spans."""
+    events, matches = rated.events, rated.league.matches
+    if isinstance(events, EventTable) and events.matches is None and event_keys(events) == [m.id for m in matches]:
+        # One event per match, in the matches' order: each made as it is read, none held after
+        # its match's lines (a period of one match spans one match of each of its players);
+        # the lines keep each change's terms as a RowTerms over the columns, not a dict.
+        one = (({c.player: (c, e.key, e.matches) for c in e.changes}) for e in events.light())
+        return one, Counter()
+    # Which change belongs to which player in which match; a period's change
+    # belongs to every match of the period the player played in.
+    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
+    for event in events:
+        for c in event.changes:
+            for mid in event.matches:
+                change_of[(mid, c.player)] = (c, event.key, event.matches)
+    # A change is marked with its period only where it spans several of the player's matches.
+    in_event: Counter[tuple[str, str]] = Counter()
+    for m in matches:
+        for name in m.players:
+            in_event[(change_of[(m.id, name)][1], name)] += 1
+    return ({name: change_of[(m.id, name)] for name in m.players} for m in matches), in_event
+
+
 def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
@@ -274,31 +303,18 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     links = {name: Link(name, pv.url) for name, pv in players.items()}
     link = links.__getitem__
 
-    # Which change belongs to which player in which match; a period's change
-    # belongs to every match of the period the player played in.
-    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
-    for event in rated.events:
-        for c in event.changes:
-            for mid in event.matches:
-                change_of[(mid, c.player)] = (c, event.key, event.matches)
-
-    # A change is marked with its period only where it spans several of the player's matches.
-    in_event: Counter[tuple[str, str]] = Counter()
-    for m in rated.league.matches:
-        for name in m.players:
-            in_event[(change_of[(m.id, name)][1], name)] += 1
-
+    changes_of, in_event = _match_changes(rated)
     views: list[MatchView] = []
     counts: Counter[str] = Counter()
     # A big league's match rows show no formula (model/scale.py): none is written out.
     formulas = not is_big(rated)
     integer = system.integer_ratings
-    for m in rated.league.matches:
+    for m, found in zip(rated.league.matches, changes_of):
         lines = []
         event_key = ""
         event_matches: tuple[str, ...] = ()
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
-            c, event_key, event_matches = change_of[(m.id, name)]
+            c, event_key, event_matches = found[name]
             terms = c.terms         # shared with the change, not copied: a million lines in big leagues
             lines.append(MatchLine(
                 link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,

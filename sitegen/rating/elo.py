@@ -9,7 +9,7 @@ formulas, docs/auditors (FiveThirtyEight's NFL and NBA Elo).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from sitegen.rating.limits import MAX_COUNT, MAX_POOL, MAX_RATING, MAX_WEIGHT
@@ -23,6 +23,7 @@ from sitegen.rating.base import Curve, expected_curve
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import elo_kernel
+from sitegen.rating.events import EventTable
 from sitegen.rating.registry import register
 
 SCORES = (1, 0.5, 0)
@@ -296,7 +297,7 @@ class Elo(MatchSystem):
             return float(self.k_provisional)
         return float(self.k_master if reached_master else self.k_standard)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """One event per match, from the array kernel (elo_kernel.py), which replays every option
         in the arithmetic of the formulas above."""
         return elo_kernel.rate(self, matches)
@@ -362,14 +363,19 @@ class Elo(MatchSystem):
             for p in m.players:
                 last_season[p] = league_season
         mr = self.master_rating
-        for event in events:
-            for c in event.changes:
-                st = out[c.player]
-                # The engine's rule: the rating before the first match, then every rating after one.
-                first = "games" not in st
-                assert c.before is not None     # every elo player starts from a rating
-                st["games"] = st.get("games", 0) + 1
-                st["master"] = (c.before >= mr if first else st["master"]) or c.after >= mr
+        rows: Iterable[tuple[str, float | None, float]]
+        if isinstance(events, EventTable):      # every change, read from the columns
+            rows = zip([events.names[p] for p in events.player.tolist()], events.befores(0, events.rows),
+                       events.after.tolist())
+        else:
+            rows = ((c.player, c.before, c.after) for event in events for c in event.changes)
+        for player, before, after in rows:
+            st = out[player]
+            # The engine's rule: the rating before the first match, then every rating after one.
+            first = "games" not in st
+            assert before is not None     # every elo player starts from a rating
+            st["games"] = st.get("games", 0) + 1
+            st["master"] = (before >= mr if first else st["master"]) or after >= mr
         w = float(self.season_reversion)
         for name, st in out.items():
             if w > 0 and last_season.get(name) != league_season:

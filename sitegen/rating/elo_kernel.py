@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sitegen.rating import arrays
-from sitegen.rating.values import Change, Match, RatingDiverged, RatingEvent
+from sitegen.rating.events import EventTable, Term
+from sitegen.rating.values import Match, RatingDiverged, RatingEvent
 
 if TYPE_CHECKING:
     from sitegen.rating.elo import Elo
@@ -260,8 +261,9 @@ class Replayer:
             "margin rule, or check the match")
 
 
-def rate(system: Elo, matches: Sequence[Match]) -> list[RatingEvent]:
-    """``Elo.rate``: the kernel over the history, one event per match as ``Elo.step`` made it."""
+def rate(system: Elo, matches: Sequence[Match]) -> Sequence[RatingEvent]:
+    """``Elo.rate``: the kernel over the history, one event per match as ``Elo.step`` made it,
+    held as the kernel's columns (events.py)."""
     if not matches:
         return []
     cols = encode(system, matches)
@@ -270,30 +272,35 @@ def rate(system: Elo, matches: Sequence[Match]) -> list[RatingEvent]:
     status, row, _, _ = replayer.run(order)
     if status != DONE:
         raise replayer.diverged(matches, order, status, row)
-    ra, rb, e, ka, kb, mult, rev_a, rev_b, after_a, after_b, first_a, first_b = replayer.rows()
-    weights, scores = cols.weight.tolist(), cols.s_a.tolist()
-    starts = dict(zip(cols.names, cols.starts))
-    challenger_rule = system.k_of == "challenger"
-    events = []
-    for t, m in enumerate(matches):
-        a, b = m.players
-        challenger = (m.extra.get("challenger") or a) if challenger_rule else None
-        shared = {"challenger": challenger, "home": m.extra.get("home"), "margin_multiplier": mult[t],
-                  "weight": weights[t]}
-        s_a, exp_a = scores[t], e[t]
-        # A first match starts from the rating as given (an int stays an int in the ledger).
-        before_a = starts[a] if first_a[t] else ra[t]
-        before_b = starts[b] if first_b[t] else rb[t]
-        changes = (
-            Change(a, before_a, after_a[t],
-                   {"expected": exp_a, "score": s_a, "k": ka[t], **shared,
-                    "reverted_from": None if math.isnan(rev_a[t]) else rev_a[t]}),
-            Change(b, before_b, after_b[t],
-                   {"expected": 1.0 - exp_a, "score": 1.0 - s_a, "k": kb[t], **shared,
-                    "reverted_from": None if math.isnan(rev_b[t]) else rev_b[t]}),
-        )
-        events.append(RatingEvent(m.id, m.played, (m.id,), changes))
-    return events
+    ra, rb, e, ka, kb, mult, rev_a, rev_b, after_a, after_b, first_a, first_b = (np.asarray(o)
+                                                                                 for o in replayer.out)
+    n = len(matches)
+    # Row 2t is the first listed player of match t, row 2t + 1 the second.
+    pair = np.empty(2 * n, dtype=np.int64)
+    pair[0::2], pair[1::2] = cols.a, cols.b
+
+    def rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        out = np.empty(2 * n, dtype=np.float64)
+        out[0::2], out[1::2] = x, y
+        return out
+
+    # A first match starts from the rating as given (an int stays an int in the ledger).
+    first = np.flatnonzero(rows(first_a, first_b)).tolist()
+    exact = {r: cols.starts[p] for r, p in zip(first, pair[first].tolist())}
+    ids = [m.id for m in matches]
+    s_a, exp_a = cols.s_a, np.asarray(e, dtype=np.float64)
+    challenger = ([m.extra.get("challenger") or m.players[0] for m in matches] if system.k_of == "challenger"
+                  else [None] * n)
+    terms = {
+        "expected": Term(rows(exp_a, 1.0 - exp_a)), "score": Term(rows(s_a, 1.0 - s_a)), "k": Term(rows(ka, kb)),
+        "challenger": Term(challenger, per_event=True),
+        "home": Term([m.extra.get("home") for m in matches], per_event=True),
+        "margin_multiplier": Term(np.asarray(mult, dtype=np.float64), per_event=True),
+        "weight": Term(cols.weight, per_event=True),
+        "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
+    }
+    return EventTable(ids, [m.played for m in matches], np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
+                      pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact)
 
 
 def resampled(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:

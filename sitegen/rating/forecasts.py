@@ -8,6 +8,7 @@ from typing import cast
 
 import numpy as np
 
+from sitegen.rating.events import EventTable
 from sitegen.rating.values import RatingEvent
 
 
@@ -101,6 +102,13 @@ class LobbyPrediction:
 def first_listed(events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
     """A two-player match's prediction: the first row of each event is the first listed player,
     its ``expected`` and ``score`` exactly as changes.csv holds them."""
+    if isinstance(events, EventTable):      # the same, read from the columns
+        expected, score = (events.column(t, 0, events.rows) for t in ("expected", "score"))
+        names, player = events.names, events.player.tolist()
+        for r, key, played in zip(events.offsets[:-1].tolist(), events.keys, events.played):
+            yield PairForecast(played.year, float(expected[r]), float(score[r]), names[player[r]],
+                               names[player[r + 1]], key)
+        return
     for event in events:
         first, second = event.changes[0], event.changes[1]
         # Both terms are numbers in every change of a two-player system that predicts.

@@ -358,7 +358,7 @@ class Glicko2(MatchSystem):
         held = self.starts.get(player, self.initial)
         return held.rating, held.rd, held.volatility
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """Every period's update by the kernel (glicko2_kernel.py), then its columns as events.
 
         A participant's value going into a period is the one after their last period grown
@@ -368,8 +368,13 @@ class Glicko2(MatchSystem):
         groups = self.periods(matches)
         history = encode([(index, group) for _, index, group in groups], self.start)
         rated = run(history, tau=self.tau, epsilon=self.epsilon, transform=self.score_transform)
-        # The events are acyclic: the cyclic collector, which would walk the growing history
-        # again and again while they are built, waits until they are done.
+        if rated.failed < 0:
+            # The periods as the kernel's columns, each made when read (glicko2_events.py).
+            from sitegen.rating.glicko2_events import Periods       # it imports this module
+            return Periods(groups, history, rated)
+        # A period left the finite numbers: the events up to it, as the problem reports them.
+        # They are acyclic: the cyclic collector, which would walk the growing history again
+        # and again while they are built, waits until they are done.
         with collector.paused():
             return self._events(groups, history.names, rated)
 
@@ -410,6 +415,9 @@ class Glicko2(MatchSystem):
         # Period events carry their index and match counts, so this is a function of
         # the events alone. An event of another shape counts as the next period, one game
         # for each of its players.
+        from sitegen.rating.glicko2_events import Periods       # it imports this module
+        if isinstance(events, Periods):         # the same, from the kernel's columns
+            return events.standings()
         last: dict[str, tuple[Change, int]] = {}
         games: dict[str, int] = {}
         end = 0

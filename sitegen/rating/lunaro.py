@@ -131,7 +131,7 @@ class Lunaro(MatchSystem):
     def k_for(self, rating: float) -> float:
         return k_from_bands(self.k_bands, rating) if self.k == "bands" else float(self.k)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """One event per match, from the array kernel (lunaro_kernel.py)."""
         return lunaro_kernel.rate(self, matches)
 

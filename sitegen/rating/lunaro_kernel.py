@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sitegen.rating import arrays
-from sitegen.rating.values import Change, Match, RatingEvent
+from sitegen.rating.events import EventTable, Term
+from sitegen.rating.values import Match, RatingEvent
 
 if TYPE_CHECKING:
     from sitegen.rating.lunaro import Lunaro
@@ -136,28 +137,37 @@ class Replayer:
         return [o if self.plain else o.tolist() for o in self.out]
 
 
-def rate(system: Lunaro, matches: Sequence[Match]) -> list[RatingEvent]:
-    """``Lunaro.rate``: the kernel over the history, one event per match; ranks are ints."""
+def rate(system: Lunaro, matches: Sequence[Match]) -> Sequence[RatingEvent]:
+    """``Lunaro.rate``: the kernel over the history, one event per match, held as its columns
+    (events.py); ranks are ints."""
     if not matches:
         return []
     replayer = Replayer(system, matches, len(matches), 1)
     replayer.run(np.arange(len(matches), dtype=np.int64))
-    ra, rb, aa, ab, e, ka, kb, after_a, after_b, first_a, first_b = replayer.rows()
-    starts = dict(zip(replayer.names, replayer.starts))
-    share = replayer.share
-    events = []
-    for t, m in enumerate(matches):
-        a, b = m.players
-        # A first match starts from the rank as given; after it every rank is an int.
-        before_a = starts[a] if first_a[t] else int(ra[t])
-        before_b = starts[b] if first_b[t] else int(rb[t])
-        s_a, exp_a = share[t], e[t]
-        changes = (Change(a, before_a, int(after_a[t]), {"ability": aa[t], "expected": exp_a, "score": s_a,
-                                                         "k": ka[t]}),
-                   Change(b, before_b, int(after_b[t]), {"ability": ab[t], "expected": 1.0 - exp_a,
-                                                         "score": 1.0 - s_a, "k": kb[t]}))
-        events.append(RatingEvent(m.id, m.played, (m.id,), changes))
-    return events
+    ra, rb, aa, ab, e, ka, kb, after_a, after_b, first_a, first_b = (np.asarray(o) for o in replayer.out)
+    n = len(matches)
+    index = {p: i for i, p in enumerate(replayer.names)}
+    # Row 2t is the first listed player of match t, row 2t + 1 the second.
+    pair = np.empty(2 * n, dtype=np.int64)
+    pair[0::2] = [index[m.players[0]] for m in matches]
+    pair[1::2] = [index[m.players[1]] for m in matches]
+
+    def rows(x: Any, y: Any, dtype: Any = np.float64) -> np.ndarray:
+        out = np.empty(2 * n, dtype=dtype)
+        out[0::2], out[1::2] = x, y
+        return out
+
+    # A first match starts from the rank as given; after it every rank is an int (truncated,
+    # as int() of the float).
+    first = np.flatnonzero(rows(first_a, first_b, np.bool_)).tolist()
+    exact = {r: replayer.starts[p] for r, p in zip(first, pair[first].tolist())}
+    share, exp_a = np.asarray(replayer.share, dtype=np.float64), np.asarray(e, dtype=np.float64)
+    terms = {"ability": Term(rows(aa, ab)), "expected": Term(rows(exp_a, 1.0 - exp_a)),
+             "score": Term(rows(share, 1.0 - share)), "k": Term(rows(ka, kb))}
+    return EventTable([m.id for m in matches], [m.played for m in matches],
+                      np.arange(0, 2 * n + 1, 2, dtype=np.int64), replayer.names, pair,
+                      np.trunc(rows(ra, rb)).astype(np.int64), np.trunc(rows(after_a, after_b)).astype(np.int64),
+                      terms, exact_before=exact)
 
 
 def resampled(system: Lunaro, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:

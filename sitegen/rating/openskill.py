@@ -15,12 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
 from openskill.models import PlackettLuce
 
-from sitegen.rating import collector
+from sitegen.rating.events import EventTable, Term
 from sitegen.rating.limits import MAX_COUNT, MAX_PLAYERS
 from sitegen.rating.base import (
-    Change, Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
+    Example, Field, Match, MatchSystem, Param, ParsedMatch, RatingDiverged, RatingEvent, Reporter, Standing,
     count, is_number, last_ratings, listing, parse_entries, positive, rating_value, unknown_key, value_text,
     RATING_ALLOWED,
 )
@@ -228,26 +229,13 @@ class OpenSkill(MatchSystem):
         held = self.starts.get(player, self.initial)
         return held.mu, held.sigma
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """Every match's update by the kernel (openskill_kernel.py: the package's Plackett-Luce,
-        to the bit), then its columns as events, a change per player in the match's order."""
+        to the bit), its columns held as events (events.py), a change per player in the match's
+        order."""
         history = encode(matches, self.start)
         rated = run(history, beta=self.beta, tau=self.tau, kappa=self.kappa, limit_sigma=self.limit_sigma)
         done = rated.match if rated.status else len(matches)
-        # The events hold no cycles: the cyclic collector waits until they are built.
-        with collector.paused():
-            events: list[RatingEvent] = []
-            e = 0
-            for m in matches[:done]:
-                changes = []
-                for name in m.players:
-                    mu0, s0, mu1, s1 = (rated.mu_before[e], rated.sigma_before[e], rated.mu_after[e],
-                                        rated.sigma_after[e])
-                    changes.append(Change(name, mu0 - Z * s0, mu1 - Z * s1, {
-                        "mu_before": mu0, "mu_after": mu1, "sigma_before": s0, "sigma_after": s1,
-                    }))
-                    e += 1
-                events.append(RatingEvent(m.id, m.played, (m.id,), tuple(changes)))
         if rated.status == RAISED:
             raise RatingDiverged(matches[done].id, "the team strengths e^(mu / c)",
                                  "use a larger beta or a smaller mu, so that mu / beta stays well "
@@ -258,7 +246,17 @@ class OpenSkill(MatchSystem):
             for i, name in enumerate(m.players):
                 if not (math.isfinite(rated.mu_after[first + i]) and math.isfinite(rated.sigma_after[first + i])):
                     raise RatingDiverged(m.id, f"the skill of {name!r}")
-        return events
+        if not matches:
+            return []
+        mu0, s0, mu1, s1 = (np.asarray(c, dtype=np.float64) for c in
+                            (rated.mu_before, rated.sigma_before, rated.mu_after, rated.sigma_after))
+        # The kernel's entries are the changes: players team by team, as each match lists them.
+        offsets = history.team_first[history.match_first]
+        # The ordinal mu - z sigma, element by element as the float arithmetic of one change.
+        return EventTable([m.id for m in matches], [m.played for m in matches], offsets, history.names,
+                          history.players, mu0 - Z * s0, mu1 - Z * s1,
+                          {"mu_before": Term(mu0), "mu_after": Term(mu1), "sigma_before": Term(s0),
+                           "sigma_after": Term(s1)})
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
         last, games = last_ratings(events)

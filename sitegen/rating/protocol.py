@@ -110,8 +110,9 @@ class Rater(Protocol):
     has_periods: ClassVar[bool]                 # one event may rate several matches (a rating period)
     calendar_periods: bool                      # those periods are days or weeks of the calendar
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
-        """Rate matches given in history order; returns one event per rating update."""
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
+        """Rate matches given in history order; returns one event per rating update (a list,
+        or an events.EventTable that makes them from the kernel's columns when read)."""
         ...
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
@@ -326,7 +327,7 @@ class MatchSystem:
     def step(self, round: Round, before: Mapping[str, Any]) -> tuple[RatingEvent, Mapping[str, Any]]:
         raise NotImplementedError
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         return replay(self, matches)
 
     def resampled_ratings(self, matches: Sequence[Match],

@@ -115,6 +115,9 @@ class Reporter(Protocol):
 
 def last_ratings(events: Sequence[RatingEvent]) -> tuple[dict[str, Change], dict[str, int]]:
     """The last change of each player and how many events they took part in."""
+    columns = getattr(events, "last_changes", None)     # an events.EventTable: from its columns
+    if columns is not None:
+        return columns()
     last: dict[str, Change] = {}
     count: dict[str, int] = {}
     for event in events:
