@@ -10,6 +10,7 @@ import pytest
 import sitegen.model.ledger as ledger_module
 import sitegen.model.pools as pools_module
 from sitegen.commands.build import build
+from sitegen.output import parallel
 from sitegen.rating.elo import Elo
 from sitegen.rating.placement import Placement
 from helpers import day, elo_match, league_toml, write_files
@@ -44,6 +45,9 @@ def counting(monkeypatch, owner, name, calls: Counter):
 
 
 def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site, tmp_path, monkeypatch):
+    # In one process: with a second core the data files are written by a process of their
+    # own (output/parallel.py Background), which works out what they need for itself.
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
     build(site, tmp_path / "first")
     calls: Counter = Counter()
     counting(monkeypatch, Placement, "pair_forecast_arrays", calls)

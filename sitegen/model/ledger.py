@@ -128,8 +128,8 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     for name, make_columns in columns:
         table = make_columns(rated)
         text = table_csv(table)
-        if name == "changes":
-            key.append(ledger_key(text))
+        if name == "changes":       # hashed here, unless the pages' pools did it first
+            key.append(rated.cache.get(LEDGER_KEY) or ledger_key(text))
             rated.cache[LEDGER_KEY] = key[0]
         yield f"{name}.csv", text
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)

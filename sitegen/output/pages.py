@@ -30,7 +30,7 @@ from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
-from sitegen.output.parallel import map_in_order
+from sitegen.output.parallel import Background, map_in_order
 from sitegen.output.render import environment
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
@@ -111,12 +111,20 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 cache: "Cache | None" = None) -> None:
     # The leagues' view models live until every page is written: once made, they are frozen
     # out of the collector's reach (rating/collector.py), which would walk them again and again.
-    with collector.frozen() as freeze:
-        _render_site(site, rated, output, freeze, base_url=base_url, provenance=provenance, cache=cache)
+    # With the build cache, a league whose input did not change is not resampled again.
+    bootstrap_of = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
+    # The bootstrap intervals need only the ratings, and replay each league a hundred times
+    # over: a second process draws them while this one models the pages.
+    intervals = Background(lambda: {r.league.config.slug: bootstrap_of(r) for r in rated})
+    try:
+        with collector.frozen() as freeze:
+            _render_site(site, rated, output, freeze, intervals, base_url=base_url, provenance=provenance)
+    finally:
+        intervals.close()
 
 
-def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None], *,
-                 base_url: str | None, provenance: Provenance | None, cache: "Cache | None") -> None:
+def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
+                 intervals: Background, *, base_url: str | None, provenance: Provenance | None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
@@ -144,8 +152,13 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
 
     sitemap = Sitemap()
     feed = site_feed(leagues)
-    # With the build cache, a league whose input did not change is not resampled again.
-    bootstrap_of = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
+    drawn: list[dict[str, dict[str, tuple[float, float]]]] = []      # the intervals, once asked for
+
+    def bootstrap_of(league: RatedLeague) -> dict[str, tuple[float, float]]:
+        if not drawn:
+            drawn.append(intervals.result())
+        return drawn[0][league.league.config.slug]
+
     # Looked up once per name: get_template checks the file's age on every call, and a
     # large league renders tens of thousands of pages.
     compiled: dict[str, jinja2.Template] = {}

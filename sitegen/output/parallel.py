@@ -1,14 +1,18 @@
-"""Pages rendered on every core.
+"""Pages rendered on every core, and jobs run beside the main process.
 
-The parent models every page; forked workers render them. A page's context reaches a worker
-through the fork (memory shared copy-on-write), never through pickling, and the HTML comes
-back in page order, so the output is byte for byte what one process writes.
+The parent queues every page; forked workers make them. A page's context, or for a player's
+pages the job that models them, reaches a worker through the fork (memory shared
+copy-on-write), never through pickling; the worker renders and writes the files itself and
+sends back only their paths and sizes, in page order, so the output is byte for byte what
+one process writes. ``Background`` runs one job (the data files, the bootstrap intervals) in
+a forked process while the parent goes on, and hands its result back when asked.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +29,16 @@ _job: Callable[[int], object] | None = None     # what the forked workers run, s
 def _run(i: int) -> object:
     assert _job is not None, "a worker forked without its job"
     return _job(i)
+
+
+def _as_a_worker() -> None:
+    """A forked worker leaves stop signals to its parent: Ctrl-C is ignored (the parent stops
+    the pool), SIGTERM and SIGHUP end it quietly. It would otherwise keep the parent's
+    handlers (the preview's raise an exception, and a worker would print its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def cores() -> int:
@@ -47,7 +61,7 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
     # reach while the workers run: a worker's full collections then walk only what it made
     # itself, and do not write into, and so copy, every page of memory shared at the fork.
     try:
-        with collector.frozen(), multiprocessing.get_context("fork").Pool(workers) as pool:
+        with collector.frozen(), multiprocessing.get_context("fork").Pool(workers, _as_a_worker) as pool:
             # Small chunks: pages differ a lot in cost (a league's board against a player's page).
             chunk = max(1, min(32, count // (8 * workers)))
             results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
@@ -69,7 +83,7 @@ class Background:
             _job = lambda _: job()     # noqa: E731  (the forked child runs what is set now)
             try:
                 with collector.frozen():
-                    self._pool = multiprocessing.get_context("fork").Pool(1)
+                    self._pool = multiprocessing.get_context("fork").Pool(1, _as_a_worker)
                 self._async = self._pool.apply_async(_run, (0,))
             finally:
                 _job = None
