@@ -7,7 +7,7 @@ own part (players, teams, system keys) through ``System.parse_match``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from datetime import date, datetime, time, timezone
@@ -82,15 +82,45 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     keyed: list[tuple[tuple, Match, bool]] = []
     seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
+    shared = Shared()
     for f in source.match_files:
         league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
-        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, played_names, problems))
+        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, played_names, problems,
+                                   shared))
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
     _report_duplicates(matches, explicit, system, problems)
     _report_unplayed_starts(source, config, played_names, problems)
     return League(config, matches)
+
+
+# A match's empty system keys: one mapping for every match that has none (read, never written).
+NO_EXTRA: dict[str, Any] = {}
+
+
+class Shared:
+    """One copy of each value that many matches of a league hold alike, kept instead of a copy
+    per match: a player's name (a string each time the file names them) and a player's fields
+    (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches)."""
+
+    __slots__ = ("names", "entries")
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.entries: dict[tuple, Mapping[str, Any]] = {}
+
+    def entry(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The first entry with the same keys, values and value types (1, 1.0 and True stay
+        apart); an entry with an unhashable value or a float zero (-0.0 equals 0.0) is its own."""
+        values = tuple(entry.values())
+        types = tuple(map(type, values))
+        if float in types and 0.0 in values:
+            return entry
+        try:
+            return self.entries.setdefault((tuple(entry), values, types), entry)
+        except TypeError:
+            return entry
 
 
 def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: set[str],
@@ -145,7 +175,7 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
 
 def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
                   allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], played_names: set[str],
-                  problems: Problems):
+                  problems: Problems, shared: Shared):
     data = f.data
     for key in sorted(set(data) - {"match"}):
         problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
@@ -163,6 +193,8 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
     resolve = roster.resolve
     parse_match = config.system.parse_match
     id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
+    one_name = shared.names.setdefault
+    one_entry = shared.entry
     for index, raw in enumerate(raw_matches):
         position = index + 1
         table = ("match", index)
@@ -219,7 +251,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
 
         parsed = parse_match(raw, report)
         if parsed is not None:
-            names = tuple(map(resolve, parsed.names))
+            names = tuple([one_name(n, n) for n in map(resolve, parsed.names)])
             if len(set(names)) < len(names):
                 _report_listed_twice(parsed, names, report)
             extra = dict(parsed.extra)
@@ -242,7 +274,8 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
-                  players=names, entries=parsed.entries, extra=extra,
+                  players=names, entries=tuple([one_entry(e) for e in parsed.entries]),
+                  extra=extra or NO_EXTRA,
                   line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m, match_id == explicit))

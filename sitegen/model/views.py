@@ -46,13 +46,17 @@ class MatchLine:
     result: str | None                # win / draw / loss
     before: float | None
     after: float
-    delta: float | None
     terms: Mapping[str, float | str | None]     # numbers, and names (elo's challenger, home)
     tier: Tier | None = None
     formula: str = ""                 # how the change follows from the terms
     team: int | None = None           # 1-based team number in team games
     period: str | None = None         # the rating period, when it spans several matches
     score: str = ""                   # the result in a few characters: "3–1", "2nd of 20"
+
+    # Worked out when asked, as Change.delta is: a float and a slot less on a million lines.
+    @property
+    def delta(self) -> float | None:
+        return None if self.before is None else self.after - self.before
 
     @property
     def result_text(self) -> str:
@@ -75,9 +79,13 @@ class MatchView:
     lines: list[MatchLine]
     event: str
     event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
-    groups: list[Group] = field(default_factory=list)
-    facts: list[tuple[str, str]] = field(default_factory=list)   # match-level keys to show
+    facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
     title: str = ""                       # for people: "Ana 3–1 Bo", "Verstappen wins Monaco Grand Prix 2023"
+
+    # Made when a page shows them, not kept: a group and a list per match of a big league.
+    @property
+    def groups(self) -> list[Group]:
+        return _groups(self.lines)
 
     @property
     def id(self) -> str:
@@ -309,6 +317,9 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # A big league's match rows show no formula (model/scale.py): none is written out.
     formulas = not is_big(rated)
     integer = system.integer_ratings
+    # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
+    texts: dict[str, str] = {}
+    one = texts.setdefault
     for m, found in zip(rated.league.matches, changes_of):
         lines = []
         event_key = ""
@@ -316,16 +327,15 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             c, event_key, event_matches = found[name]
             terms = c.terms         # shared with the change, not copied: a million lines in big leagues
+            details, score = system.describe(entry), system.result(m, i)
             lines.append(MatchLine(
-                link(name), system.describe(entry), system.outcome(m, i), c.before, c.after, c.delta,
+                link(name), one(details, details), system.outcome(m, i), c.before, c.after,
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, integer) if formulas else "",
                 team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
-                score=system.result(m, i)))
-        view = MatchView(m, "", lines, event_key, event_matches,
-                         _groups(lines),
-                         [(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
-                          if m.extra.get(key) is not None],
-                         system.headline(m))
+                score=one(score, score)))
+        facts = tuple([(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
+                       if m.extra.get(key) is not None]) if m.extra else ()
+        view = MatchView(m, "", lines, event_key, event_matches, facts, system.headline(m))
         views.append(view)
         for i, line in enumerate(lines):
             p = players[line.player.text]
