@@ -71,7 +71,7 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
     parts = _match_parts(lv)
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
-    rows = []
+    rows: list[str] = []
     append = rows.append
     for g in player.games:
         m: MatchView = g.match
