@@ -230,7 +230,8 @@ class LeagueCareers:
         if first_rated is None:
             return ()
         rows = table.rows(p)
-        year_ago = pd.Timestamp(_year_before(games[-1].match.match.played)).as_unit("us").value
+        # In microseconds, as the table's times (``value`` would be nanoseconds).
+        year_ago = int(pd.Timestamp(_year_before(games[-1].match.match.played)).as_unit("us").asm8.astype(np.int64))
         # The last game is in its own last year: some row is at or after year_ago.
         in_year = games[int(np.argmax(table.played[rows] >= year_ago))].number
         return _ranges(games, first_rated.number, in_year)
