@@ -269,6 +269,10 @@ def test_chart_ranges_count_back_from_the_last_game(make_site):
     first_in_year = min(g.number for g in hero if g.match.match.played >= last.replace(year=last.year - 1))
     assert first_in_year == 39               # 4 x 91 = 364 days back; 4 x 92 = 368 is too far
     assert [(r.key, r.first) for r in ranges(hero)] == [("all", 1), ("year", 39), ("recent", 31)]
+    # The pages take them from the league's table of games: the same ranges, for every player.
+    careers = LeagueCareers(lv)
+    for pv in lv.players.values():
+        assert careers.of(pv).ranges == ranges(pv.games)
     few = views(elo_site(make_site, "".join(elo_match(when(i), "Hero", 1, "Foe", 0) for i in range(5))))
     assert [r.key for r in ranges(few["x"].players["Hero"].games)] == ["all"]
 

@@ -74,6 +74,8 @@ class LeagueGames:
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
         played = pd.DatetimeIndex([m.match.played for m in league.matches])
+        # Each row's time in microseconds (a datetime's own resolution): the chart's ranges.
+        self.played = played.as_unit("us").asi8[self.match]
         self.year = played.year.to_numpy().astype(np.int64)[self.match]
         self.month = played.month.to_numpy().astype(np.int64)[self.match]
 

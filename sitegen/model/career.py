@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
+import pandas as pd
 
 from sitegen.model.aggregates import LeagueGames, PeriodRow, RivalRow, Runs
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
@@ -184,14 +185,18 @@ class LeagueCareers:
 
         current = agg.runs.current[p]
         rows, by_year = agg.periods[p]
-        cast = int if self.league.integer else float      # as the lines hold ratings
         labels = self._labels
         periods_: list[Period] = []
-        for y, m, n, end, high, low in rows:
-            key = y if m is None else (y, m)
-            periods_.append(Period(labels.get(key) or labels.setdefault(key, _label(key)), n,
-                                   None if end is None else cast(end), None if high is None else cast(high),
-                                   None if low is None else cast(low)))
+        if self.league.integer:         # as the lines hold ratings: the table's floats back to ints
+            for y, m, n, end, high, low in rows:
+                key = y if m is None else (y, m)
+                periods_.append(Period(labels.get(key) or labels.setdefault(key, _label(key)), n,
+                                       None if end is None else int(end), None if high is None else int(high),
+                                       None if low is None else int(low)))
+        else:                           # already floats
+            for y, m, n, end, high, low in rows:
+                key = y if m is None else (y, m)
+                periods_.append(Period(labels.get(key) or labels.setdefault(key, _label(key)), n, end, high, low))
         months = tuple(periods_)
         if agg.best is not None:
             assert agg.opponent_of is not None      # both belong to a league of duels
@@ -214,8 +219,22 @@ class LeagueCareers:
             best_wins=best,
             rivals=rivals,
             periods=months, period_unit="year" if by_year else "month",
-            ranges=ranges(games),
+            ranges=self._ranges(player, agg.games, p),
         )
+
+    def _ranges(self, player: PlayerView, table: LeagueGames, p: int) -> tuple[Range, ...]:
+        """ranges(player.games), with the game of a year before the last found among the
+        player's rows of the league's table, not by a walk over their games."""
+        games = player.games
+        first_rated = next((g for g in games if g.rated), None)
+        if first_rated is None:
+            return ()
+        rows = table.rows(p)
+        # In microseconds, as the table's times (``value`` would be nanoseconds).
+        year_ago = int(pd.Timestamp(_year_before(games[-1].match.match.played)).as_unit("us").asm8.astype(np.int64))
+        # The last game is in its own last year: some row is at or after year_ago.
+        in_year = games[int(np.argmax(table.played[rows] >= year_ago))].number
+        return _ranges(games, first_rated.number, in_year)
 
     def _aggregates(self) -> _Aggregates:
         if self._all is None:
@@ -414,13 +433,17 @@ def ranges(games: Sequence[PlayerGame]) -> tuple[Range, ...]:
     rated = [g for g in games if g.rated]
     if not rated:
         return ()
-    found = [Range("all", "All", 1)]
     last = games[-1].match.match.played
     year_ago = _year_before(last)
     in_year = next(g.number for g in games if g.match.match.played >= year_ago)
+    return _ranges(games, rated[0].number, in_year)
+
+
+def _ranges(games: Sequence[PlayerGame], first_rated: int, in_year: int) -> tuple[Range, ...]:
+    found = [Range("all", "All", 1)]
     for key, label, first in (("year", "Last year", in_year),
                               ("recent", f"Last {RECENT_GAMES} games", len(games) - RECENT_GAMES + 1)):
-        if first > rated[0].number and all(first != r.first for r in found):
+        if first > first_rated and all(first != r.first for r in found):
             found.append(Range(key, label, first))
     return tuple(found)
 

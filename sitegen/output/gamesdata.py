@@ -71,25 +71,38 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
     parts = _match_parts(lv)
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
-    rows = []
+    rows: list[str] = []
+    append = rows.append
     for g in player.games:
-        line = g.line
         m: MatchView = g.match
+        lines, i = m.lines, g.index
+        line = lines[i]
         minute, page, frag = parts[id(m)]
-        index = groups.setdefault(page, len(groups))
-        opponents = g.opponents
-        names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
-        result = " ".join(x for x in (line.result, line.score) if x) or line.details
-        change = fmt_delta(line.delta, decimals) if g.rated else f"in {line.period}"
-        cells = []
-        for value in (names, result, change):
-            encoded = text.get(value)
-            if encoded is None:
-                encoded = text[value] = encode_basestring(value)
-            cells.append(encoded)
+        index = groups.get(page)
+        if index is None:
+            index = groups[page] = len(groups)
+        # PlayerGame.opponents, without its list where the match is a duel.
+        if len(lines) == 2 and line.team is None:
+            names = lines[1 - i].player.text
+        else:
+            opponents = g.opponents
+            names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
+        result = line.result
+        score = line.score
+        result = (f"{result} {score}" if score else result) if result else (score or line.details)
+        rated = g.rated
+        change = fmt_delta(line.delta, decimals) if rated else f"in {line.period}"
+        a = text.get(names)
+        if a is None:
+            a = text[names] = encode_basestring(names)
+        b = text.get(result)
+        if b is None:
+            b = text[result] = encode_basestring(result)
+        c = text.get(change)
+        if c is None:
+            c = text[change] = encode_basestring(change)
         # The row exactly as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it.
-        rows.append(f"[{minute},{index},{frag},{cells[0]},{cells[1]},{cells[2]},"
-                    f"{_number(_rating(line.after) if g.rated else None)}]")
+        append(f"[{minute},{index},{frag},{a},{b},{c},{_number(_rating(line.after)) if rated else 'null'}]")
     doc = {"player": player.name, "league": lv.url, "groups": list(groups), "columns": list(COLUMNS)}
     # One row per line: the file stays readable and diffs well, at one byte a game.
     body = ",\n".join(rows)

@@ -80,12 +80,14 @@ def history(points: Sequence[tuple[datetime, float]]) -> str:
     pad = (hi - lo) * 0.08 or 1.0
     lo, hi = lo - pad, hi + pad
     x0, x1 = ts[0], ts[-1]
-    xy = [(_scale(x0, x1, t), 1000 - _scale(lo, hi, y)) for t, y in zip(ts, ys)]
+    # _scale's arithmetic, in one pass over the points (a player may have thousands).
+    dx, dy = x1 - x0, hi - lo
+    xs = [(t - x0) / dx * 1000.0 for t in ts] if dx else [500.0] * len(ts)
+    ys = [1000 - (y - lo) / dy * 1000.0 for y in ys] if dy else [1000 - 500.0] * len(ys)
     # Step after: the rating holds until the next game changes it.
-    d = [f"M{xy[0][0]:.1f} {xy[0][1]:.1f}"]
-    for x, y in xy[1:]:
-        d.append(f"H{x:.1f}V{y:.1f}")
-    if len(xy) == 1:
+    d = [f"M{xs[0]:.1f} {ys[0]:.1f}"]
+    d += [f"H{x:.1f}V{y:.1f}" for x, y in zip(xs[1:], ys[1:])]
+    if len(xs) == 1:
         d.append("H1000")
     grid, labels = _grid(lo, hi)
     plot = f'{grid}<path class="line" d="{"".join(d)}"/>'

@@ -28,7 +28,7 @@ def fmt_delta(value: float | None, decimals: int = 0) -> str:
     if value is None:
         return "new"
     text = f"{abs(value):,.{decimals}f}"
-    if float(text.replace(",", "")) == 0:
+    if not text.strip("0.,"):       # every shown digit a zero
         return "\u00b10"
     return ("+" if value > 0 else MINUS) + text
 
@@ -107,8 +107,11 @@ class MatchDateLinks(dict):
             return dict.__getitem__(self, match.url)
         except KeyError:
             played = match.match.played
-            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}"><time datetime="{escape(iso(played))}">'
-                          f'{escape(fmt_date(played))}</time></a>')
+            # A timestamp's digits, dashes, colons and letters need no escaping.
+            stamp = iso(played)
+            date = stamp[:10] if played.year >= 1000 else fmt_date(played)   # strftime pads no year
+            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}"><time datetime="{stamp}">'
+                          f'{date}</time></a>')
             self[match.url] = html
             return html
 

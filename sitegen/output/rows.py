@@ -22,12 +22,13 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
     change, rating; a game rated with a later one of its period says so instead."""
     out = []
     for g in games:
-        line = g.line
-        opp = g.opponents
-        if len(opp) > 3:
-            names = f"{len(opp)} opponents"
+        lines, i = g.match.lines, g.index
+        line = lines[i]
+        if len(lines) == 2 and line.team is None:       # a duel: PlayerGame.opponents without its list
+            names = links[lines[1 - i].player.text]
         else:
-            names = ", ".join([links[o.text] for o in opp])
+            opp = g.opponents
+            names = f"{len(opp)} opponents" if len(opp) > 3 else ", ".join([links[o.text] for o in opp])
         if g.rated:
             delta = line.delta
             kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else ""
