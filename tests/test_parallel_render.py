@@ -27,7 +27,7 @@ def test_workers_render_what_one_process_renders(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PAGES", 10 ** 9)
     build(root, tmp_path / "serial")
     calls: list[int] = []
-    real = parallel.map_in_order
+    real = parallel.Batch
 
     def counted(count, job):
         calls.append(count)
@@ -35,7 +35,7 @@ def test_workers_render_what_one_process_renders(tmp_path, monkeypatch):
 
     monkeypatch.setattr(parallel, "MIN_PAGES", 1)
     monkeypatch.setattr(parallel, "cores", lambda: 2)       # a pool even on a one-core runner
-    monkeypatch.setattr("sitegen.output.pages.map_in_order", counted)
+    monkeypatch.setattr("sitegen.output.pages.Batch", counted)
     build(root, tmp_path / "forked")
     assert calls and sum(calls) > 50                         # the pages went through the pool
     assert tree_snapshot(tmp_path / "serial") == tree_snapshot(tmp_path / "forked")

@@ -30,7 +30,8 @@ from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
-from sitegen.output.parallel import Background, map_in_order
+from sitegen.output import parallel
+from sitegen.output.parallel import Background, Batch
 from sitegen.output.render import environment
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
@@ -116,15 +117,18 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     # The bootstrap intervals need only the ratings, and replay each league a hundred times
     # over: a second process draws them while this one models the pages.
     intervals = Background(lambda: {r.league.config.slug: bootstrap_of(r) for r in rated})
+    children: list[Background | Batch] = [intervals]     # stopped however the build ends
     try:
         with collector.frozen() as freeze:
-            _render_site(site, rated, output, freeze, intervals, base_url=base_url, provenance=provenance)
+            _render_site(site, rated, output, freeze, intervals, children, base_url=base_url, provenance=provenance)
     finally:
-        intervals.close()
+        for child in children:
+            child.close()
 
 
 def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
-                 intervals: Background, *, base_url: str | None, provenance: Provenance | None) -> None:
+                 intervals: Background, children: list[Background | Batch], *,
+                 base_url: str | None, provenance: Provenance | None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
@@ -132,6 +136,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
     freeze()
+    # The search index needs only the view models: a second process writes it meanwhile.
+    search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))
+    children.append(search)
     content = render_pages(site.content, [lg.config for lg in site.leagues])
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong
@@ -203,10 +210,22 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         for path, size, linked in written:
             output.record(path, size, linked)
 
+    running: list[Batch] = []       # the batch the workers make while this process goes on
+
+    def settle() -> None:
+        while running:
+            for made in running.pop(0).get():
+                record(made)
+
     def flush() -> None:
-        for made in map_in_order(len(pending), lambda i: make(pending[i])):
-            record(made)
-        pending.clear()
+        """Hand the queued pages to the workers, once the batch before is done: this process
+        models the next pages (the next league's board, its players' jobs) meanwhile."""
+        settle()
+        if pending:
+            jobs = pending[:]
+            pending.clear()
+            running.append(Batch(len(jobs), lambda i: make(jobs[i])))
+            children.append(running[-1])
 
     def queue(job: Callable[[], list[tuple[str, str | bytes]]]) -> None:
         pending.append(job)
@@ -304,6 +323,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 record(make(job))
             else:
                 queue(job)
+        if len(pending) >= parallel.MIN_PAGES:
+            flush()         # this league's pages are made while the next one is modelled
     for cp in content:
         page(f"{cp.url}index.html", "content.html", page_content=cp)
     page("search/index.html", "search.html")
@@ -311,8 +332,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # from the site's root path ("/repo/"), not from where the file sits.
     page("404.html", "404.html", root=urlsplit(base).path if base else "/")
     flush()
+    settle()
     try:
-        write_search_index(leagues, output)
+        written = search.result()
+        if search.forked:           # else its files were recorded here as they were written
+            for path, size, linked in written:
+                output.record(output.claim(path), size, linked)
     except SearchIndexError as exc:
         raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None
     write_feeds(leagues, settings, base, output)

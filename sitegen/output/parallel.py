@@ -52,22 +52,49 @@ def cores() -> int:
 def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
     """[job(0), ..., job(count - 1)]: in forked workers when there are cores and pages enough,
     else here. Workers are forked: only a platform that forks runs them."""
-    workers = min(cores(), 8)
-    if workers < 2 or count < MIN_PAGES or "fork" not in multiprocessing.get_all_start_methods():
-        return [job(i) for i in range(count)]
-    global _job
-    _job = job
-    # Everything the parent holds (the models of every page) moves out of the collector's
-    # reach while the workers run: a worker's full collections then walk only what it made
-    # itself, and do not write into, and so copy, every page of memory shared at the fork.
-    try:
-        with collector.frozen(), multiprocessing.get_context("fork").Pool(workers, _as_a_worker) as pool:
+    return Batch(count, job).get()
+
+
+class Batch:
+    """[job(0), ..., job(count - 1)] made by forked workers while this process goes on;
+    ``get()`` waits for them, in order. With one core, too few jobs or no fork, the jobs
+    run here, at once."""
+
+    def __init__(self, count: int, job: Callable[[int], Any]) -> None:
+        self._pool: Any = None
+        workers = min(cores(), 8)
+        if workers < 2 or count < MIN_PAGES or "fork" not in multiprocessing.get_all_start_methods():
+            self._results = [job(i) for i in range(count)]
+            return
+        global _job
+        _job = job
+        # Everything the parent holds (the models of every page) is moved out of the
+        # collector's reach as the workers fork: a worker's full collections then walk only
+        # what it made itself, and do not write into, and so copy, every shared page of memory.
+        try:
+            with collector.frozen():
+                self._pool = multiprocessing.get_context("fork").Pool(workers, _as_a_worker)
             # Small chunks: pages differ a lot in cost (a league's board against a player's page).
             chunk = max(1, min(32, count // (8 * workers)))
-            results: list[Any] = pool.map(_run, range(count), chunksize=chunk)
+            self._async = self._pool.map_async(_run, range(count), chunksize=chunk)
+        finally:
+            _job = None
+
+    def get(self) -> list[Any]:
+        if self._pool is None:
+            return self._results
+        try:
+            results: list[Any] = self._async.get()
             return results
-    finally:
-        _job = None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the workers, done or not (a build that fails does not wait for them)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
 
 class Background:
@@ -78,7 +105,9 @@ class Background:
         self._job = job
         self._pool: Any = None
         self._async: Any = None
-        if cores() >= 2 and "fork" in multiprocessing.get_all_start_methods():
+        # Whether the job runs in a process of its own (what it changes here is then lost).
+        self.forked = cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+        if self.forked:
             global _job
             _job = lambda _: job()     # noqa: E731  (the forked child runs what is set now)
             try:

@@ -50,6 +50,7 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from sitegen.load.problems import InvalidInput, Problem
@@ -372,6 +373,7 @@ class Output:
         self._published = self.out if reuse and is_sitegen_site(self.out) else None
         self.linked = 0             # files taken from the published site unchanged
         self._folders: set[str] = set()     # staging sub-folders made so far: one mkdir each
+        self.journal: list[tuple[str, int, bool]] | None = None     # while ``journaled`` runs
 
     def _stage(self) -> Path:
         """The staging folder: created, locked, then marked (so no other build removes it)."""
@@ -425,6 +427,18 @@ class Output:
     def record(self, path: str, size: int, linked: bool) -> None:
         self.sizes[path] = size
         self.linked += linked
+        if self.journal is not None:
+            self.journal.append((path, size, linked))
+
+    def journaled(self, job: Callable[[], object]) -> list[tuple[str, int, bool]]:
+        """Run ``job``, which adds files; (path, size, linked) of each. What a forked process
+        wrote, for the parent to record (output/parallel.py Background)."""
+        self.journal = []
+        try:
+            job()
+            return self.journal
+        finally:
+            self.journal = None
 
     def _link_same(self, path: str, data: bytes, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
