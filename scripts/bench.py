@@ -323,7 +323,7 @@ def stage_table(result: dict[str, Any]) -> str:
     lines.append(f"  {'process wall time':<24} {cold['wall_s']:>9.2f}" + " " * 10
                  + (f" {warm['wall_s']:>15.2f}" if ok_warm else ""))
     lines.append(f"  peak RSS {cold['peak_rss_mib']:,.0f} MiB (build), {cold['peak_rss_children_mib']:,.0f} MiB "
-                 f"(its child processes: git)")
+                 f"(its child processes: page workers and the data, bootstrap and search processes)")
     per = f", {cold['bytes_per_match']:,.0f} bytes a match" if cold.get("bytes_per_match") else ""
     lines.append(f"  output {cold['files']:,} files, {cold['bytes'] / MiB:,.1f} MiB{per}")
     if warm is not None:
