@@ -145,6 +145,8 @@ def child(site: Path, out: Path) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from sitegen.commands.build import build
     from sitegen.commands.progress import Progress, reporting
+    from sitegen.rating import collector
+    collector.hold_to_exit()        # as the sitegen command: the models go with the process
 
     def mark(stage: str) -> None:
         marks.append((stage, *_clock()))
@@ -186,7 +188,9 @@ def child(site: Path, out: Path) -> dict[str, Any]:
             return value
         return call
 
-    for attr, before, after in (("render_pages", "render pages", None), ("write_search_index", "search index", None),
+    # The data files, the bootstrap and the search index are written by processes of their
+    # own meanwhile (output/parallel.py Background): their CPU counts when they are joined.
+    for attr, before, after in (("render_pages", "render pages", None),
                                 ("write_feeds", "feeds, sitemap, assets", None),
                                 ("vega_bundle", "vega.js bundle", "theme assets")):
         if hasattr(pages, attr):
@@ -383,8 +387,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--child", nargs=2, type=Path, metavar=("SITE", "OUT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        print(json.dumps(child(*args.child)))
-        return 0
+        print(json.dumps(child(*args.child)), flush=True)
+        sys.stderr.flush()
+        os._exit(0)             # as `sitegen build` ends (cli.script), not freeing the build's models
     if args.timeout is None:
         args.timeout = 120 if args.quick else 900
     sys.path.insert(0, str(ROOT))

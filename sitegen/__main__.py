@@ -1,5 +1,3 @@
-import sys
+from sitegen.commands.cli import script
 
-from sitegen.commands.cli import main
-
-sys.exit(main())
+script()

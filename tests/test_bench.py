@@ -74,7 +74,7 @@ def test_tiny_run_reports_tables_and_json(bench, tmp_path, capsys):
     cold, warm = case["cold"], case["rebuild"]
     assert cold["status"] == warm["status"] == "ok"
     stages = [s["stage"] for s in cold["stages"]]
-    for stage in ("load + validate", "rate", "data files", "render pages", "search index", "swap in"):
+    for stage in ("load + validate", "rate", "data files", "render pages", "swap in"):
         assert stage in stages
     assert [s["stage"] for s in warm["stages"]] == stages
     assert all(s["wall_s"] >= 0 and s["cpu_s"] >= 0 for s in cold["stages"])

@@ -148,4 +148,5 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         for checked in site.leagues:
             store.put("order", checked.config.slug, match_order(root, checked))
         store.prune()
+    collector.hold(site, rated)
     return output

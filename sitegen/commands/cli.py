@@ -9,7 +9,7 @@ import traceback
 from pathlib import Path
 
 from sitegen import __version__
-from sitegen.rating import arrays
+from sitegen.rating import arrays, collector
 from sitegen.output.escape import visible
 from sitegen.load.problems import InvalidInput, listing, plural
 
@@ -364,6 +364,20 @@ def main(argv: list[str] | None = None) -> int:
         return internal_error(exc)
 
 
+def script() -> None:
+    """The ``sitegen`` command: ``main``, then the process ends at once. A build's models are
+    held to this end (collector.hold) and go with the process, not freed object by object;
+    the output is complete and the cache written before ``main`` returns."""
+    collector.hold_to_exit()
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):       # a closed pipe: there is nothing left to say
+        code = code or EXIT_PIPE
+    os._exit(code)
+
+
 def internal_error(exc: BaseException) -> int:
     """An error no input should cause: one line (a traceback only when asked for), exit 3.
 
@@ -381,4 +395,4 @@ def internal_error(exc: BaseException) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script()

@@ -135,6 +135,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
+    collector.hold(leagues)
     freeze()
     # The search index needs only the view models: a second process writes it meanwhile.
     search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))

@@ -55,80 +55,74 @@ def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
     return Batch(count, job).get()
 
 
-class Batch:
-    """[job(0), ..., job(count - 1)] made by forked workers while this process goes on;
-    ``get()`` waits for them, in order. With one core, too few jobs or no fork, the jobs
-    run here, at once."""
+class _Forked:
+    """Worker processes forked from this one; ``close()`` stops them, done or not (a build
+    that fails does not wait for them)."""
 
-    def __init__(self, count: int, job: Callable[[int], Any]) -> None:
-        self._pool: Any = None
-        workers = min(cores(), 8)
-        if workers < 2 or count < MIN_PAGES or "fork" not in multiprocessing.get_all_start_methods():
-            self._results = [job(i) for i in range(count)]
-            return
+    _pool: Any = None
+    _async: Any = None
+
+    def _fork(self, workers: int, job: Callable[[int], Any]) -> Any:
         global _job
-        _job = job
+        _job = job      # what the forked workers run: each has it from the fork
         # Everything the parent holds (the models of every page) is moved out of the
         # collector's reach as the workers fork: a worker's full collections then walk only
         # what it made itself, and do not write into, and so copy, every shared page of memory.
         try:
             with collector.frozen():
                 self._pool = multiprocessing.get_context("fork").Pool(workers, _as_a_worker)
-            # Small chunks: pages differ a lot in cost (a league's board against a player's page).
-            chunk = max(1, min(32, count // (8 * workers)))
-            self._async = self._pool.map_async(_run, range(count), chunksize=chunk)
         finally:
             _job = None
+        return self._pool
 
-    def get(self) -> list[Any]:
-        if self._pool is None:
-            return self._results
-        try:
-            results: list[Any] = self._async.get()
-            return results
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Stop the workers, done or not (a build that fails does not wait for them)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-
-
-class Background:
-    """A job run in a forked process while this one goes on (``in_background``); ``result()``
-    waits for it. Where no second core or fork is to be had, the job runs at ``result()``."""
-
-    def __init__(self, job: Callable[[], Any]) -> None:
-        self._job = job
-        self._pool: Any = None
-        self._async: Any = None
-        # Whether the job runs in a process of its own (what it changes here is then lost).
-        self.forked = cores() >= 2 and "fork" in multiprocessing.get_all_start_methods()
-        if self.forked:
-            global _job
-            _job = lambda _: job()     # noqa: E731  (the forked child runs what is set now)
-            try:
-                with collector.frozen():
-                    self._pool = multiprocessing.get_context("fork").Pool(1, _as_a_worker)
-                self._async = self._pool.apply_async(_run, (0,))
-            finally:
-                _job = None
-
-    def result(self) -> Any:
-        if self._pool is None:
-            return self._job()
+    def _wait(self) -> Any:
         try:
             return self._async.get()
         finally:
             self.close()
 
     def close(self) -> None:
-        """Stop the child, finished or not (a build that fails does not wait for it)."""
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
 
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+class Batch(_Forked):
+    """[job(0), ..., job(count - 1)] made by forked workers while this process goes on;
+    ``get()`` waits for them, in order. With one core, too few jobs or no fork, the jobs
+    run here, at once."""
+
+    def __init__(self, count: int, job: Callable[[int], Any]) -> None:
+        workers = min(cores(), 8)
+        if workers < 2 or count < MIN_PAGES or not _can_fork():
+            self._results = [job(i) for i in range(count)]
+            return
+        # Small chunks: pages differ a lot in cost (a league's board against a player's page).
+        chunk = max(1, min(32, count // (8 * workers)))
+        self._async = self._fork(workers, job).map_async(_run, range(count), chunksize=chunk)
+
+    def get(self) -> list[Any]:
+        if self._pool is None:
+            return self._results
+        results: list[Any] = self._wait()
+        return results
+
+
+class Background(_Forked):
+    """A job run in a forked process while this one goes on; ``result()`` waits for it.
+    Where no second core or fork is to be had, the job runs at ``result()``."""
+
+    def __init__(self, job: Callable[[], Any]) -> None:
+        self._job = job
+        # Whether the job runs in a process of its own (what it changes here is then lost).
+        self.forked = cores() >= 2 and _can_fork()
+        if self.forked:
+            self._async = self._fork(1, lambda _: job()).apply_async(_run, (0,))
+
+    def result(self) -> Any:
+        return self._wait() if self._pool is not None else self._job()

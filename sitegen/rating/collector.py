@@ -43,3 +43,21 @@ def frozen() -> Iterator[Callable[[], None]]:
     finally:
         if not outer:
             gc.unfreeze()
+
+
+# What a one-shot command's build made, held to the end of the process: the command then ends
+# it without freeing millions of objects one by one (1.7 s at 100,000 matches, 15 s at a
+# million). None, so nothing is held, unless the command line asked for it (``hold_to_exit``);
+# ``sitegen serve`` builds again and again and frees each build.
+_held: list[object] | None = None
+
+
+def hold_to_exit() -> None:
+    global _held
+    _held = []
+
+
+def hold(*objects: object) -> None:
+    """Keep ``objects`` alive to the end of the process, if the command ends it at once."""
+    if _held is not None:
+        _held.extend(objects)
