@@ -33,6 +33,7 @@ import pytest
 
 from helpers import looks_like_traceback, problems_of, read_csv, run_cli, tree_snapshot
 from sitegen.commands.build import build
+from sitegen.model import scale
 from sitegen.model.views import SLUG_MAX, player_slugs
 from sitegen.rating.base import normalize_name
 
@@ -74,11 +75,16 @@ def _expected_players() -> dict[str, set[str]]:
 EXPECTED = _expected_players()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+@pytest.fixture(scope="module", params=["full", "big"])
+def site(tmp_path_factory, request) -> Path:
+    """The fixture built as it is, and with every league "big" (model/scale.py): a big league's
+    compact rows are written by output/rows.py, not by the templates, and escape on their own."""
     base = tmp_path_factory.mktemp("hostile")
     out = base / "out" / "site"
-    build(HOSTILE, out)
+    with pytest.MonkeyPatch.context() as mp:
+        if request.param == "big":
+            mp.setattr(scale, "BIG_LEAGUE_ROWS", 0)
+        build(HOSTILE, out)
     return out
 
 
@@ -392,7 +398,18 @@ def test_xml_files_parse_and_keep_the_names(site):
         assert not missing, f"feed.xml does not show these names exactly: {missing}"
 
 
-def test_builds_are_byte_identical(site, tmp_path):
+def test_the_big_build_is_the_compact_output(site, request):
+    """What the "big" build checks above is the big leagues' own output (output/rows.py)."""
+    big = request.node.callspec.params["site"] == "big"
+    matches = "".join(p.read_text(encoding="utf-8") for p in (site / "leagues/duel/matches").rglob("index.html"))
+    assert ('class="changes mgc"' in matches) == big
+    player = next((site / "leagues/duel/players").glob("*/index.html")).read_text(encoding="utf-8")
+    assert ('<table class="by-period">' in player and ("</th><td class=\"num\">" in player) != big)
+
+
+def test_builds_are_byte_identical(site, tmp_path, request, monkeypatch):
+    if request.node.callspec.params["site"] == "big":
+        monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 0)
     build(HOSTILE, tmp_path / "again")
     assert tree_snapshot(tmp_path / "again") == tree_snapshot(site)
 
