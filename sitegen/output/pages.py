@@ -19,7 +19,7 @@ from sitegen.output import preview
 from sitegen.model.baselines import compare
 from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec
 from sitegen.load.config import base_url_problem, normalize_base_url
-from sitegen.output.content import render_pages
+from sitegen.output.content import ContentPage, render_pages
 from sitegen.output.feeds import league_feed, site_feed, write_feeds
 from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
@@ -117,17 +117,20 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     # The bootstrap intervals need only the ratings, and replay each league a hundred times
     # over: a second process draws them while this one models the pages.
     intervals = Background(lambda: {r.league.config.slug: bootstrap_of(r) for r in rated})
-    children: list[Background | Batch] = [intervals]     # stopped however the build ends
+    # So are the content pages (markdown, formulas, the spec pages' charts): they need no league's ratings.
+    content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
+    children: list[Background | Batch] = [intervals, content]     # stopped however the build ends
     try:
         with collector.frozen() as freeze:
-            _render_site(site, rated, output, freeze, intervals, children, base_url=base_url, provenance=provenance)
+            _render_site(site, rated, output, freeze, intervals, content, children, base_url=base_url,
+                         provenance=provenance)
     finally:
         for child in children:
             child.close()
 
 
 def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
-                 intervals: Background, children: list[Background | Batch], *,
+                 intervals: Background, content_pages: Background, children: list[Background | Batch], *,
                  base_url: str | None, provenance: Provenance | None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
@@ -140,7 +143,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # The search index needs only the view models: a second process writes it meanwhile.
     search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))
     children.append(search)
-    content = render_pages(site.content, [lg.config for lg in site.leagues])
+    content: list[ContentPage] = content_pages.result()
     specs = {p.system: p for p in content if p.system}
     # The header names the leagues and the site's own pages; the guides under spec/ that belong
     # to no one system (matchmaking) are listed in the footer with the systems' pages. The
