@@ -188,10 +188,18 @@ def child(site: Path, out: Path) -> dict[str, Any]:
             return value
         return call
 
-    # The data files, the bootstrap and the search index are written by processes of their
-    # own meanwhile (output/parallel.py Background): their CPU counts when they are joined.
-    for attr, before, after in (("render_pages", "render pages", None),
-                                ("write_feeds", "feeds, sitemap, assets", None),
+    # The data files, the bootstrap, the content pages and the search index are made by
+    # processes of their own meanwhile (output/parallel.py Background): their CPU counts
+    # when they are joined. The view models end where the first league's board is built.
+    board = pages.build_board
+
+    def first_board(*args: Any, **kwargs: Any) -> Any:
+        if marks[-1][0] == "view models":
+            mark("render pages")
+        return board(*args, **kwargs)
+
+    pages.build_board = first_board
+    for attr, before, after in (("write_feeds", "feeds, sitemap, assets", None),
                                 ("vega_bundle", "vega.js bundle", "theme assets")):
         if hasattr(pages, attr):
             setattr(pages, attr, marked(getattr(pages, attr), before, after))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import sys
 import traceback
@@ -370,6 +371,7 @@ def script() -> None:
     the output is complete and the cache written before ``main`` returns."""
     collector.hold_to_exit()
     code = main()
+    atexit._run_exitfuncs()     # what was registered to run at exit still runs (a profiler's report)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
