@@ -208,15 +208,6 @@ def test_array_base_power_is_numpys_scalar_base_power():
     assert (scalar.view(np.int64) == array.view(np.int64)).all()
 
 
-def test_changes_built_by_the_constructor_where_change_changes(monkeypatch):
-    """Where Change's fields are not the four the slot setters fill, its own constructor does."""
-    rng = np.random.default_rng(12)
-    matches = league(rng, 20, 6, 15)
-    fast = Placement(initial=1500).rate(matches)
-    monkeypatch.setattr(placement_kernel, "_FAST", False)
-    assert event_key(Placement(initial=1500).rate(matches)) == event_key(fast)
-
-
 def test_the_scores_count_places_alone():
     """Lobbies' S from one sort of (lobby, place) keys: placement_terms' S, places up to MAX_COUNT."""
     matches = [lobby(0, ["A", "B", "C", "D"], [1_000_000, 1, 1_000_000, 2]), lobby(1, ["A", "B"], [5, 5]),

@@ -151,9 +151,9 @@ class Placement(MatchSystem):
     def start(self, player: str) -> float:
         return float(self.starts[player]) if player in self.starts else float(self.initial)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """The history by placement_kernel: each match's update, R' = max(floor, R + K (S - E)) with
-        ``placement_terms``' E and S, to the bit, over arrays."""
+        ``placement_terms``' E and S, to the bit, over arrays; the events held as its columns."""
         return placement_kernel.rate(self, matches)
 
     def describe(self, entry: Mapping[str, Any]) -> str:
