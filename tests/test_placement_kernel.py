@@ -218,11 +218,13 @@ def test_the_scores_count_places_alone():
 
 
 def test_compiled_from_the_work_of_20000_elo_matches(monkeypatch):
-    """arrays.kernel weighs a placement league by its duels: 100 lobbies of 100 players are
-    198,000 matches' work (compiled in "auto"), 100 lobbies of 2 are 40."""
+    """arrays.kernel weighs a placement league by its duels and its entries: 100 lobbies of 100
+    players are 218,000 matches' work (compiled in "auto"), 100 lobbies of 2 are 440, 20,000 of
+    2 are 88,000 (compiled: the plain kernel takes about five elo matches' time for each)."""
     asked = []
     monkeypatch.setattr(placement_kernel.arrays, "kernel", lambda fn, work: asked.append(work) or fn)
     rng = np.random.default_rng(13)
     Placement().rate(league(rng, 100, 100, 150))
     Placement().rate(league(rng, 100, 2, 150))
-    assert asked == [198_000, 40]
+    Placement().rate(league(rng, 20_000, 2, 1000))
+    assert asked == [218_000, 440, 88_000]

@@ -41,8 +41,11 @@ BLOCK = 128
 # Exponents held at once: at least one lobby's n^2, else this many (a wave stops before it).
 BUFFER = 1 << 16
 # The plain kernel runs about this many duels (one player's term of E) in the time the plain
-# elo kernel rates a match: 100 lobbies of 100 players weigh as 198,000 matches.
+# elo kernel rates a match, and spends about ENTRY_MATCHES of those matches' time on each entry
+# besides (its rating read and stored, K, the update, its lobby's share of the wave): 100 lobbies
+# of 100 players weigh as 218,000 matches, 20,000 duels of two players as 88,000.
 DUELS_PER_MATCH = 5
+ENTRY_MATCHES = 2
 FRAMES = 64         # depth of the pairwise sum's halvings: 2^64 numbers would not fit in memory
 
 
@@ -269,7 +272,7 @@ def replay(system: Placement, cols: Lobbies) -> list[np.ndarray]:
     widest = int(np.diff(cols.first).max())
     capacity = max(widest * widest, BUFFER)
     # Compiled when the work repays numba's loading (arrays.JIT_MIN_MATCHES counts elo matches).
-    fn: Any = arrays.kernel(placement_waves, cols.duels // DUELS_PER_MATCH)
+    fn: Any = arrays.kernel(placement_waves, cols.duels // DUELS_PER_MATCH + ENTRY_MATCHES * total)
     plain = fn is placement_waves
     bands = system.k == "bands"
     band_list = system.k_bands if bands else [(0.0, 0.0)]
