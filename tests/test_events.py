@@ -107,8 +107,9 @@ def glicko2_leagues(draw: st.DrawFn) -> tuple[Glicko2, list[Match]]:
 @st.composite
 def placement_leagues(draw: st.DrawFn) -> tuple[Placement, list[Match]]:
     """Lobbies of 2 to 7 with ties (places from a few values), any of the options."""
+    ks: list[float | str] = ["bands", 32, 0.5]
     system = Placement(initial=draw(st.sampled_from([0, 1500, -0.0])), floor=draw(st.sampled_from([0, -0.0, -1e6])),
-                       k=draw(st.sampled_from(["bands", 32, 0.5])), normalize=draw(st.booleans()),
+                       k=draw(st.sampled_from(ks)), normalize=draw(st.booleans()),
                        starts=draw(st.sampled_from([{}, {"Ann": 2200, "Bo": 2400.0, "Cy": -50.5}])))
     matches = []
     for i in range(draw(st.integers(0, 30))):
@@ -270,3 +271,10 @@ def test_placement_table_is_the_events_it_replaced(kernel_mode: str, league: Any
     pd.testing.assert_frame_equal(ledger_frame(rated_league(system, matches, table)),
                                   ledger_frame(rated_league(system, matches, tuple(old))), check_exact=True)
     assert list(system.pair_forecasts(matches, table)) == list(system.pair_forecasts(matches, old))
+    # The runs of columns, cut at the same matches (small runs: many cuts), value and type.
+    for got, want in zip(system.pair_forecast_arrays(matches, table, size=7),
+                         system.pair_forecast_arrays(matches, old, size=7), strict=True):
+        assert (got.names, got.match_ids) == (want.names, want.match_ids)
+        for name in ("year", "expected", "score", "a", "b", "match", "flip"):
+            x, y = getattr(got, name), getattr(want, name)
+            assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
