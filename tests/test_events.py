@@ -29,6 +29,10 @@ from sitegen.rating.glicko2 import Glicko2
 from sitegen.rating.glicko2_kernel import encode as glicko2_encode, run as glicko2_run
 from sitegen.rating.lunaro import Lunaro
 from sitegen.rating.openskill import OpenSkill
+from sitegen.rating.placement import Placement
+from sitegen.rating import placement_kernel
+from sitegen.rating.values import Change, RatingEvent
+from helpers import bit_key
 
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 NAMES = ("Ann", "Bo", "Cy", "Dee", "Ed", "Flo", "Gus")
@@ -100,7 +104,22 @@ def glicko2_leagues(draw: st.DrawFn) -> tuple[Glicko2, list[Match]]:
     return system, matches
 
 
-LEAGUES = st.one_of(elo_leagues(), lunaro_leagues(), openskill_leagues(), glicko2_leagues())
+@st.composite
+def placement_leagues(draw: st.DrawFn) -> tuple[Placement, list[Match]]:
+    """Lobbies of 2 to 7 with ties (places from a few values), any of the options."""
+    ks: list[float | str] = ["bands", 32, 0.5]
+    system = Placement(initial=draw(st.sampled_from([0, 1500, -0.0])), floor=draw(st.sampled_from([0, -0.0, -1e6])),
+                       k=draw(st.sampled_from(ks)), normalize=draw(st.booleans()),
+                       starts=draw(st.sampled_from([{}, {"Ann": 2200, "Bo": 2400.0, "Cy": -50.5}])))
+    matches = []
+    for i in range(draw(st.integers(0, 30))):
+        players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=len(NAMES), unique=True))
+        places = draw(st.lists(st.integers(1, 4), min_size=len(players), max_size=len(players)))
+        matches.append(match(i, tuple(players), tuple({"place": p} for p in places)))
+    return system, matches
+
+
+LEAGUES = st.one_of(elo_leagues(), lunaro_leagues(), openskill_leagues(), glicko2_leagues(), placement_leagues())
 
 
 def rated_league(system: Any, matches: list[Match], events: Any) -> RatedLeague:
@@ -204,3 +223,58 @@ def test_rate_matches_keeps_the_table_and_a_list_as_a_tuple() -> None:
     assert type(events[1].changes[0].before) is float
     events, standings = rate_matches(elo, [])
     assert events == () and standings == []
+
+
+def placement_events_before_the_table(system: Placement, matches: list[Match]) -> list[RatingEvent]:
+    """Placement.rate as it was before its events were columns: the kernel's numbers as Python
+    floats, a Change with its terms dict per entry, a RatingEvent per match."""
+    if not matches:
+        return []
+    cols = placement_kernel.Lobbies(system, matches)
+    before, after, exp, k = (c.tolist() for c in placement_kernel.replay(system, cols))
+    score, first = cols.score.tolist(), cols.first.tolist()
+    players = [p for m in matches for p in m.players]
+    changes = [Change(p, b, a, {"expected": e, "score": s, "k": kk})
+               for p, b, a, e, s, kk in zip(players, before, after, exp, score, k)]
+    return [RatingEvent(m.id, m.played, (m.id,), tuple(changes[first[t]:first[t + 1]])) for t, m in enumerate(matches)]
+
+
+def bits(events: Any) -> list[Any]:
+    """Everything the events hold, floats by their bits and every value by its type."""
+    out: list[Any] = []
+    for e in events:
+        out.append((type(e).__name__, e.key, e.played, e.matches))
+        for c in e.changes:
+            values = (c.before, c.after, *c.terms.values())
+            out.append((c.player, tuple(c.terms), tuple(type(v).__name__ for v in values),
+                        tuple(bit_key(v) for v in values)))
+    return out
+
+
+@settings(max_examples=100, deadline=None)
+@given(placement_leagues())
+def test_placement_table_is_the_events_it_replaced(kernel_mode: str, league: Any) -> None:
+    """Plain and compiled: the table reads as the events Placement.rate built one by one, to the
+    bit and type for type, and standings, last ratings, the ledger frame and the forecasts read
+    from its columns are those of the old events."""
+    system, matches = league
+    table = system.rate(matches)
+    old = placement_events_before_the_table(system, matches)
+    if not matches:
+        assert table == [] and old == []
+        return
+    assert isinstance(table, EventTable)
+    assert bits(table) == bits(old) == bits(table.light())
+    assert table == old
+    assert last_ratings(table) == last_ratings(old)
+    assert repr(system.standings(table)) == repr(system.standings(old))
+    pd.testing.assert_frame_equal(ledger_frame(rated_league(system, matches, table)),
+                                  ledger_frame(rated_league(system, matches, tuple(old))), check_exact=True)
+    assert list(system.pair_forecasts(matches, table)) == list(system.pair_forecasts(matches, old))
+    # The runs of columns, cut at the same matches (small runs: many cuts), value and type.
+    for got, want in zip(system.pair_forecast_arrays(matches, table, size=7),
+                         system.pair_forecast_arrays(matches, old, size=7), strict=True):
+        assert (got.names, got.match_ids) == (want.names, want.match_ids)
+        for name in ("year", "expected", "score", "a", "b", "match", "flip"):
+            x, y = getattr(got, name), getattr(want, name)
+            assert x.dtype == y.dtype and x.tobytes() == y.tobytes()

@@ -20,6 +20,7 @@ from sitegen.rating.base import (
     K_ALLOWED, RATING_ALLOWED, count, k_value, rating_value,
 )
 from sitegen.rating.base import Curve, event_name, expected_curve, first_of, listing
+from sitegen.rating.events import EventTable, event_keys, event_times
 from sitegen.rating.exact import expected_many
 from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairArrays, PairForecast, PairPrediction
 from sitegen.rating.protocol import EXPECTED_NOTE
@@ -151,9 +152,9 @@ class Placement(MatchSystem):
     def start(self, player: str) -> float:
         return float(self.starts[player]) if player in self.starts else float(self.initial)
 
-    def rate(self, matches: Sequence[Match]) -> list[RatingEvent]:
+    def rate(self, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         """The history by placement_kernel: each match's update, R' = max(floor, R + K (S - E)) with
-        ``placement_terms``' E and S, to the bit, over arrays."""
+        ``placement_terms``' E and S, to the bit, over arrays; the events held as its columns."""
         return placement_kernel.rate(self, matches)
 
     def describe(self, entry: Mapping[str, Any]) -> str:
@@ -194,31 +195,27 @@ class Placement(MatchSystem):
         """``pair_forecasts`` as columns, whole matches of about ``size`` pairs a run: a lobby
         of 100 is 4,950 pairs, too many to make one object each (accuracy.csv, the baselines)."""
         places_of = {m.id: [e["place"] for e in m.entries] for m in matches}
-        names: dict[str, int] = {}
-        for event in events:
-            for c in event.changes:
-                names.setdefault(c.player, len(names))
-        table = tuple(names)
+        offsets, codes, befores, table = _event_rows(events)
         rank = np.empty(len(table), dtype=np.int64)           # position by code point
         rank[sorted(range(len(table)), key=table.__getitem__)] = np.arange(len(table))
-        match_ids = tuple(event.key for event in events)
+        match_ids = tuple(event_keys(events))
         parts: list[tuple[np.ndarray, ...]] = []
         held = 0
-        for number, event in enumerate(events):
-            n = len(event.changes)
-            i, j = _upper_pairs(n)          # every pair i < j in row order: the match's listing
+        for number, (key, played) in enumerate(zip(match_ids, event_times(events))):
+            lo, hi = offsets[number], offsets[number + 1]
+            i, j = _upper_pairs(hi - lo)    # every pair i < j in row order: the match's listing
             # TOML integers have no size limit; past int64 numpy keeps them as exact Python ints.
-            places = np.array(places_of[event.key])
-            # Rows follow the match's player order; a placement change always has a rating before.
-            ratings = np.array([cast(float, c.before) for c in event.changes], dtype=np.float64)
-            who = np.array([names[c.player] for c in event.changes], dtype=np.int64)
+            places = np.array(places_of[key])
+            # Rows follow the match's player order.
+            ratings = befores[lo:hi]
+            who = codes[lo:hi]
             # The better placed one is predicted; on a tie the earlier listed (i).
             later_ahead = places[j] < places[i]
             a = np.where(later_ahead, j, i)
             b = np.where(later_ahead, i, j)
             score = np.where(places[i] == places[j], 0.5, 1.0)
             parts.append((ratings[a], ratings[b], score, who[a], who[b],
-                          np.full(len(a), event.played.year, dtype=np.int64), np.full(len(a), number, dtype=np.int64)))
+                          np.full(len(a), played.year, dtype=np.int64), np.full(len(a), number, dtype=np.int64)))
             held += len(a)
             if held >= size:
                 yield _pair_run(parts, rank, table, match_ids)
@@ -263,6 +260,31 @@ class Placement(MatchSystem):
     def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
         """Every resample's ratings at once (honest.py's bootstrap): ``placement_replays``."""
         return placement_replays(self, matches, draws)
+
+
+def _event_rows(events: Sequence[RatingEvent]) -> tuple[list[int], np.ndarray, np.ndarray, tuple[str, ...]]:
+    """Each event's first row (and the end), each row's player (an index into the names, in
+    order of their first change) and rating before: an EventTable's columns, read as they are."""
+    if isinstance(events, EventTable):
+        # The table's player indices renumbered by first change, as the events list them.
+        codes, first = np.unique(events.player, return_index=True)
+        order = codes[np.argsort(first, kind="stable")]
+        renumber = np.empty(len(events.names), dtype=np.int64)
+        renumber[order] = np.arange(len(order), dtype=np.int64)
+        # A placement change always has a rating before (a float: Placement.start).
+        befores = np.array(events.befores(0, events.rows), dtype=np.float64)
+        return (events.offsets.tolist(), renumber[events.player], befores,
+                tuple(events.names[c] for c in order.tolist()))
+    names: dict[str, int] = {}
+    offsets = [0]
+    who: list[int] = []
+    ratings: list[float] = []
+    for event in events:
+        for c in event.changes:
+            who.append(names.setdefault(c.player, len(names)))
+            ratings.append(cast(float, c.before))
+        offsets.append(len(who))
+    return offsets, np.array(who, dtype=np.int64), np.array(ratings, dtype=np.float64), tuple(names)
 
 
 _pairs_of: dict[int, tuple[np.ndarray, np.ndarray]] = {}

@@ -21,13 +21,13 @@ replaced (``placement_terms`` lobby by lobby).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sitegen.rating import arrays, collector
-from sitegen.rating.values import Change, Match, RatingEvent
+from sitegen.rating import arrays
+from sitegen.rating.events import EventTable, Term
+from sitegen.rating.values import Match, RatingEvent
 
 if TYPE_CHECKING:
     from sitegen.rating.placement import Placement
@@ -41,8 +41,11 @@ BLOCK = 128
 # Exponents held at once: at least one lobby's n^2, else this many (a wave stops before it).
 BUFFER = 1 << 16
 # The plain kernel runs about this many duels (one player's term of E) in the time the plain
-# elo kernel rates a match: 100 lobbies of 100 players weigh as 198,000 matches.
+# elo kernel rates a match, and spends about ENTRY_MATCHES of those matches' time on each entry
+# besides (its rating read and stored, K, the update, its lobby's share of the wave): 100 lobbies
+# of 100 players weigh as 218,000 matches, 20,000 duels of two players as 88,000.
 DUELS_PER_MATCH = 5
+ENTRY_MATCHES = 2
 FRAMES = 64         # depth of the pairwise sum's halvings: 2^64 numbers would not fit in memory
 
 
@@ -249,23 +252,27 @@ def _ranks(places: list[int]) -> list[int]:
     return [rank[p] for p in places]
 
 
-def rate(system: Placement, matches: Sequence[Match]) -> list[RatingEvent]:
-    """``Placement.rate``: the kernel over the history, one event per match."""
+def rate(system: Placement, matches: Sequence[Match]) -> Sequence[RatingEvent]:
+    """``Placement.rate``: the kernel over the history, one event per match, held as the
+    kernel's columns (events.py): each entry a change with terms expected, score and k."""
     if not matches:
         return []
     cols = Lobbies(system, matches)
-    return events(matches, cols, replay(system, cols))
+    before, after, exp, k = replay(system, cols)
+    # Every rating before is a float: ``Placement.start`` makes the starting ones floats.
+    return EventTable([m.id for m in matches], [m.played for m in matches], cols.first, cols.names, cols.who,
+                      before, after, {"expected": Term(exp), "score": Term(cols.score), "k": Term(k)})
 
 
-def replay(system: Placement, cols: Lobbies) -> list[list[float]]:
+def replay(system: Placement, cols: Lobbies) -> list[np.ndarray]:
     """The kernel over every lobby of ``cols``, wave by wave: each entry's rating before and
-    after, E and K, as lists of Python floats."""
+    after, E and K, as float64 columns."""
     count = len(cols.first) - 1
     total = len(cols.who)
     widest = int(np.diff(cols.first).max())
     capacity = max(widest * widest, BUFFER)
     # Compiled when the work repays numba's loading (arrays.JIT_MIN_MATCHES counts elo matches).
-    fn: Any = arrays.kernel(placement_waves, cols.duels // DUELS_PER_MATCH)
+    fn: Any = arrays.kernel(placement_waves, cols.duels // DUELS_PER_MATCH + ENTRY_MATCHES * total)
     plain = fn is placement_waves
     bands = system.k == "bands"
     band_list = system.k_bands if bands else [(0.0, 0.0)]
@@ -302,44 +309,5 @@ def replay(system: Placement, cols: Lobbies) -> list[list[float]]:
         else:
             np.power(ten[:size], x[:size], out=power[:size])
         start, stop = stop, end
-    return out if plain else [o.tolist() for o in out]
-
-
-def events(matches: Sequence[Match], cols: Lobbies, out: list[list[float]]) -> list[RatingEvent]:
-    """One event per match from the kernel's columns (Python floats, as the per-match update
-    made them)."""
-    before, after, exp, k = out
-    score = cols.score.tolist()
-    players = [p for m in matches for p in m.players]
-    first = cols.first.tolist()
-    with collector.paused():        # 100 changes a lobby: millions of objects, no cycles
-        changes = _changes(players, before, after, exp, score, k)
-        return [RatingEvent(m.id, m.played, (m.id,), tuple(changes[first[t]:first[t + 1]]))
-                for t, m in enumerate(matches)]
-
-
-# Change is a frozen dataclass with slots: its __init__ sets each field through
-# object.__setattr__, a Python call per change. A lobby league makes one change per player and
-# match, so they are filled through the slots' own setters, each field as __init__ would set it.
-_FIELDS = ("player", "before", "after", "terms")
-_FAST = tuple(f.name for f in fields(Change)) == _FIELDS and getattr(Change, "__slots__", None) == _FIELDS
-
-
-def _changes(players: list[str], before: list[float], after: list[float], exp: list[float],
-             score: list[float], k: list[float]) -> list[Change]:
-    """Change(p, b, a, {"expected": e, "score": s, "k": k}) of every entry."""
-    if not _FAST:       # Change has grown a field: its own constructor
-        return [Change(p, b, a, {"expected": e, "score": s, "k": kk})
-                for p, b, a, e, s, kk in zip(players, before, after, exp, score, k)]
-    new = object.__new__
-    set_player, set_before, set_after, set_terms = (Change.__dict__[f].__set__ for f in _FIELDS)
-    out: list[Change] = []
-    add = out.append
-    for p, b, a, e, s, kk in zip(players, before, after, exp, score, k):
-        c = new(Change)
-        set_player(c, p)
-        set_before(c, b)
-        set_after(c, a)
-        set_terms(c, {"expected": e, "score": s, "k": kk})
-        add(c)
-    return out
+    # The plain kernel's Python floats as float64: the same bits (-0.0 and NaN included).
+    return [np.array(o, dtype=np.float64) for o in out] if plain else out
