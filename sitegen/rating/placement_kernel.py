@@ -304,10 +304,12 @@ def replay(system: Placement, cols: Lobbies) -> list[np.ndarray]:
         if size == 0:
             break
         # NumPy's power, as placement_terms' 10.0 ** x: the bits these ratings have always had.
-        if plain:
-            power[:size] = np.power(ten[:size], np.array(x[:size])).tolist()
-        else:
-            np.power(ten[:size], x[:size], out=power[:size])
+        # Past the largest float it is inf and that duel's E is 0, as the rule wants: no warning.
+        with np.errstate(over="ignore"):
+            if plain:
+                power[:size] = np.power(ten[:size], np.array(x[:size])).tolist()
+            else:
+                np.power(ten[:size], x[:size], out=power[:size])
         start, stop = stop, end
     # The plain kernel's Python floats as float64: the same bits (-0.0 and NaN included).
     return [np.array(o, dtype=np.float64) for o in out] if plain else out
