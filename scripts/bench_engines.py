@@ -217,13 +217,12 @@ def _replayer(name: str, system: Any, matches: list[Match]) -> Any:
     return lunaro_kernel.Replayer(system, matches, len(matches), 1)
 
 
-def _column_kernel_rows(name: str, system: Any, matches: list[Match], case: str,
-                 log: Callable[[str], None]) -> list[dict[str, Any]]:
-    """The kernel alone over pre-encoded columns, plain and compiled by numba (timed after a
-    first call, whose seconds are the row's note)."""
-    import numpy as np
+def _plain_and_compiled(name: str, count: int, case: str, log: Callable[[str], None],
+                        prepare: Callable[[], Callable[[], object]]) -> list[dict[str, Any]]:
+    """A kernel alone, plain and compiled by numba: ``prepare()`` encodes the league under the
+    mode and returns the call to time (timed after a first call when compiled, whose seconds
+    are the row's note)."""
     from sitegen.rating import arrays
-    order = np.arange(len(matches), dtype=np.int64)
     saved = arrays.MODE
     out = []
     try:
@@ -232,47 +231,40 @@ def _column_kernel_rows(name: str, system: Any, matches: list[Match], case: str,
             log(f"  engine: {engine} ({case})")
             arrays.MODE = mode
             if mode == "on" and arrays.compiler() is None:
-                out.append({**row(engine, case, len(matches), 0.0, 0.0), "matches_per_s": None,
+                out.append({**row(engine, case, count, 0.0, 0.0), "matches_per_s": None,
                             "missing": "numba is not installed"})
                 continue
-            replayer = _replayer(name, system, matches)
+            call = prepare()
             note = ""
             if mode == "on":
-                first, _ = _timed(lambda: replayer.run(order))
+                first, _ = _timed(call)
                 note = f"first call {first:.2f} s (compilation, or numba's cache read back)"
-            out.append({**row(engine, case, len(matches), *_timed(lambda: replayer.run(order))), "note": note})
+            out.append({**row(engine, case, count, *_timed(call)), "note": note})
     finally:
         arrays.MODE = saved
     return out
+
+
+def _column_kernel_rows(name: str, system: Any, matches: list[Match], case: str,
+                        log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """The kernel alone over pre-encoded columns (rating/*_kernel.py's Replayer)."""
+    import numpy as np
+    order = np.arange(len(matches), dtype=np.int64)
+
+    def prepare() -> Callable[[], object]:
+        replayer = _replayer(name, system, matches)
+        return lambda: replayer.run(order)
+    return _plain_and_compiled(name, len(matches), case, log, prepare)
 
 
 def _placement_kernel_rows(system: Any, matches: list[Match], case: str,
                            log: Callable[[str], None]) -> list[dict[str, Any]]:
     """placement_kernel.replay alone (the kernel and NumPy's power, wave by wave) over the lobbies
-    encoded beforehand, plain and compiled by numba (timed after a first call, whose seconds are
-    the row's note): rate() is this plus encoding the lobbies and building the event objects."""
-    from sitegen.rating import arrays, placement_kernel
+    encoded beforehand: rate() is this plus encoding the lobbies and holding the columns."""
+    from sitegen.rating import placement_kernel
     cols = placement_kernel.Lobbies(system, matches)
-    saved = arrays.MODE
-    out = []
-    try:
-        for mode, label in (("off", "plain"), ("on", "numba")):
-            engine = f"sitegen placement kernel ({label})"
-            log(f"  engine: {engine} ({case})")
-            arrays.MODE = mode
-            if mode == "on" and arrays.compiler() is None:
-                out.append({**row(engine, case, len(matches), 0.0, 0.0), "matches_per_s": None,
-                            "missing": "numba is not installed"})
-                continue
-            note = ""
-            if mode == "on":
-                first, _ = _timed(lambda: placement_kernel.replay(system, cols))
-                note = f"first call {first:.2f} s (compilation, or numba's cache read back)"
-            out.append({**row(engine, case, len(matches), *_timed(lambda: placement_kernel.replay(system, cols))),
-                        "note": note})
-    finally:
-        arrays.MODE = saved
-    return out
+    return _plain_and_compiled("placement", len(matches), case, log,
+                               lambda: (lambda: placement_kernel.replay(system, cols)))
 
 
 def row(engine: str, case: str, matches: int, wall: float, cpu: float) -> dict[str, Any]:
