@@ -41,10 +41,10 @@ def test_workers_render_what_one_process_renders(tmp_path, monkeypatch):
     assert tree_snapshot(tmp_path / "serial") == tree_snapshot(tmp_path / "forked")
 
 
-def test_map_in_order_keeps_the_order_of_its_jobs(monkeypatch):
+def test_a_batch_keeps_the_order_of_its_jobs(monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PAGES", 1)
     monkeypatch.setattr(parallel, "cores", lambda: 2)
-    assert parallel.map_in_order(500, lambda i: i * i) == [i * i for i in range(500)]
+    assert parallel.Batch(500, lambda i: i * i).get() == [i * i for i in range(500)]
 
 
 def test_a_template_failing_in_a_worker_is_a_problem_of_the_template(tmp_path, monkeypatch):

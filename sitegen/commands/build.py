@@ -27,7 +27,7 @@ from sitegen.rating import collector
 from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
-from sitegen.output.write import Output, check_output_folder, safe_path
+from sitegen.output.write import Output, check_output_folder
 
 if TYPE_CHECKING:
     from sitegen.load.config import Roster
@@ -83,16 +83,12 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
-               output: Output) -> list[tuple[str, int, bool]]:
-    """Write every league's data/<league>/ files (model/ledger.py); (path, size, linked) of each."""
+def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output) -> None:
+    """Add every league's data/<league>/ files (model/ledger.py)."""
     from sitegen.model.ledger import league_files
-    written = []
     for league in rated:
         for name, text in league_files(league, prov, roster):
-            path = safe_path(f"data/{league.league.config.slug}/{name}")
-            written.append((path, *output.write(path, text)))
-    return written
+            output.add(f"data/{league.league.config.slug}/{name}", text)
 
 
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
@@ -133,11 +129,10 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             # The data files are written by a second process while this one renders the
             # pages: they need nothing the pages make. What it worked out on the way (the
             # ledger frame, the scores) the pages work out again, at less cost than waiting.
-            data = Background(lambda: data_files(rated, prov, site.roster, output))
+            data = Background(lambda: output.journaled(lambda: data_files(rated, prov, site.roster, output)))
             shown = progress.rendering(output)      # on a terminal, it counts the files
             render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store)
-            for path, size, linked in data.result():
-                shown.record(output.claim(path), size, linked)
+            shown.settle(data.result())
             progress.moving(len(output.sizes), out)
             output.commit()
         finally:

@@ -198,5 +198,10 @@ class _Counting:
         self._output.record(*args, **kwargs)
         self._tick(len(self._output.sizes))
 
+    def settle(self, written: list[tuple[str, int, bool]]) -> None:
+        """Files a background job wrote (commands/build.py)."""
+        self._output.settle(written)
+        self._tick(len(self._output.sizes))
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._output, name)

@@ -110,17 +110,17 @@ def site_base_url(configured: str, given: str | None) -> str:
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
                 cache: "Cache | None" = None) -> None:
-    # The leagues' view models live until every page is written: once made, they are frozen
-    # out of the collector's reach (rating/collector.py), which would walk them again and again.
     # With the build cache, a league whose input did not change is not resampled again.
-    bootstrap_of = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
-    # The bootstrap intervals need only the ratings, and replay each league a hundred times
-    # over: a second process draws them while this one models the pages.
-    intervals = Background(lambda: {r.league.config.slug: bootstrap_of(r) for r in rated})
-    # So are the content pages (markdown, formulas, the spec pages' charts): they need no league's ratings.
+    resample = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
+    # The bootstrap intervals need only the ratings, and replay each league 80 times over: a
+    # second process draws them while this one models the pages. So does a third the content
+    # pages (markdown, formulas, the spec pages' charts), which need no league's ratings.
+    intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
     content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
     children: list[Background | Batch] = [intervals, content]     # stopped however the build ends
     try:
+        # The leagues' view models live until every page is written: once made, they are frozen
+        # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
             _render_site(site, rated, output, freeze, intervals, content, children, base_url=base_url,
                          provenance=provenance)
@@ -163,12 +163,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
 
     sitemap = Sitemap()
     feed = site_feed(leagues)
-    drawn: list[dict[str, dict[str, tuple[float, float]]]] = []      # the intervals, once asked for
-
     def bootstrap_of(league: RatedLeague) -> dict[str, tuple[float, float]]:
-        if not drawn:
-            drawn.append(intervals.result())
-        return drawn[0][league.league.config.slug]
+        return intervals.result()[league.league.config.slug]
 
     # Looked up once per name: get_template checks the file's age on every call, and a
     # large league renders tens of thousands of pages.
@@ -338,10 +334,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     flush()
     settle()
     try:
-        written = search.result()
-        if search.forked:           # else its files were recorded here as they were written
-            for path, size, linked in written:
-                output.record(output.claim(path), size, linked)
+        output.settle(search.result())
     except SearchIndexError as exc:
         raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None
     write_feeds(leagues, settings, base, output)

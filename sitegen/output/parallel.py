@@ -4,8 +4,9 @@ The parent queues every page; forked workers make them. A page's context, or for
 pages the job that models them, reaches a worker through the fork (memory shared
 copy-on-write), never through pickling; the worker renders and writes the files itself and
 sends back only their paths and sizes, in page order, so the output is byte for byte what
-one process writes. ``Background`` runs one job (the data files, the bootstrap intervals) in
-a forked process while the parent goes on, and hands its result back when asked.
+one process writes. ``Background`` runs one job (the data files, the bootstrap intervals,
+the content pages, the search index) in a forked process while the parent goes on, and hands
+its result back when asked.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from sitegen.rating import collector
-
-T = TypeVar("T")
 
 # Below this many pages a pool costs more than it saves (the fork, the HTML sent back).
 MIN_PAGES = 300
@@ -47,12 +46,6 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:        # not Linux
         return os.cpu_count() or 1
-
-
-def map_in_order(count: int, job: Callable[[int], T]) -> list[T]:
-    """[job(0), ..., job(count - 1)]: in forked workers when there are cores and pages enough,
-    else here. Workers are forked: only a platform that forks runs them."""
-    return Batch(count, job).get()
 
 
 class _Forked:
@@ -118,11 +111,14 @@ class Background(_Forked):
     Where no second core or fork is to be had, the job runs at ``result()``."""
 
     def __init__(self, job: Callable[[], Any]) -> None:
-        self._job = job
-        # Whether the job runs in a process of its own (what it changes here is then lost).
-        self.forked = cores() >= 2 and _can_fork()
-        if self.forked:
+        self._job: Callable[[], Any] | None = job
+        self._result: Any = None
+        if cores() >= 2 and _can_fork():
             self._async = self._fork(1, lambda _: job()).apply_async(_run, (0,))
 
     def result(self) -> Any:
-        return self._wait() if self._pool is not None else self._job()
+        """The job's result, the same on every call."""
+        if self._job is not None:
+            self._result = self._wait() if self._pool is not None else self._job()
+            self._job = None
+        return self._result

@@ -373,7 +373,7 @@ class Output:
         self._published = self.out if reuse and is_sitegen_site(self.out) else None
         self.linked = 0             # files taken from the published site unchanged
         self._folders: set[str] = set()     # staging sub-folders made so far: one mkdir each
-        self.journal: list[tuple[str, int, bool]] | None = None     # while ``journaled`` runs
+        self.journal: list[tuple[str, int, bool]] | None = None     # files written while ``journaled`` runs
 
     def _stage(self) -> Path:
         """The staging folder: created, locked, then marked (so no other build removes it)."""
@@ -388,7 +388,12 @@ class Output:
         return self._tmp
 
     def add(self, path: str, content: str | bytes, *, replace: bool = False) -> None:
-        """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant."""
+        """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant.
+        While ``journaled`` runs, the file is written and noted, and claimed later by ``settle``."""
+        if self.journal is not None:
+            path = safe_path(path)
+            self.journal.append((path, *self.write(path, content, replace=replace)))
+            return
         path = self.claim(path, replace=replace)
         self.record(path, *self.write(path, content, replace=replace))
 
@@ -427,18 +432,22 @@ class Output:
     def record(self, path: str, size: int, linked: bool) -> None:
         self.sizes[path] = size
         self.linked += linked
-        if self.journal is not None:
-            self.journal.append((path, size, linked))
 
     def journaled(self, job: Callable[[], object]) -> list[tuple[str, int, bool]]:
-        """Run ``job``, which adds files; (path, size, linked) of each. What a forked process
-        wrote, for the parent to record (output/parallel.py Background)."""
+        """Run ``job``, which adds files: they are written, not claimed; (path, size, linked) of
+        each. A job forked into a process of its own (output/parallel.py Background) writes
+        so, and the build settles what it wrote, here or in a fork alike."""
         self.journal = []
         try:
             job()
             return self.journal
         finally:
             self.journal = None
+
+    def settle(self, written: list[tuple[str, int, bool]]) -> None:
+        """Claim and record files ``journaled`` wrote (two wanting one path is found here)."""
+        for path, size, linked in written:
+            self.record(self.claim(path), size, linked)
 
     def _link_same(self, path: str, data: bytes, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
