@@ -1,10 +1,11 @@
-"""The compact table rows of a big league's player pages, as filters (model/scale.py).
+"""Table rows written as filters: a big league's compact rows (model/scale.py) and the
+player pages' games list of every league.
 
-A big league's player and opponents pages are mostly table rows: tens of thousands of
-pages, millions of cells. A row written by a template costs a Jinja call, an escape and a
-``Markup`` for every cell (about 1 µs each); written here it is one f-string. The rows are
-the same bytes the templates wrote; the templates keep the tables' heads and the full rows
-of a small league, and say where these rows go.
+A big league's player, opponents and match-file pages are mostly table rows: tens of
+thousands of pages, millions of cells. A row written by a template costs a Jinja call, an
+escape and a ``Markup`` for every cell (about 1 µs each); written here it is one f-string.
+The rows are the same bytes the templates wrote; the templates keep the tables' heads and
+the full rows of a small league, and say where these rows go.
 
 Every text that comes from the input is escaped here; numbers come from the formatters of
 render.py, whose digits, signs and separators need no escaping.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from sitegen.output.render import fmt_delta, fmt_number, fmt_rating
+from sitegen.output.render import first_changes, fmt_delta, fmt_number, fmt_rating
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -88,7 +89,7 @@ def prediction_rows(predictions, links, decimals: int) -> Markup:
     out = []
     for p in predictions:
         changes = "".join(["<td>\u2013" if c is None else f"<td>{fmt_delta(c, decimals)}"
-                           for c in (p.change(o)[0] for o in p.outcomes)])
+                           for c in first_changes(p)])
         out.append(f'<tr><th scope="row">{links[p.b]}<td class="opt">{fmt_rating(p.rating_b, decimals)}'
                    f"<td>{fmt_number(p.expected_a, 3)}{changes}</tr>\n")
     return Markup("".join(out))
