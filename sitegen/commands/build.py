@@ -12,6 +12,7 @@ byte for byte what a build without it writes.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,12 +84,17 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output) -> None:
-    """Add every league's data/<league>/ files (model/ledger.py)."""
-    from sitegen.model.ledger import league_files
+def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output,
+               tell: Callable[[str, object], None] = lambda name, value: None) -> None:
+    """Add every league's data/<league>/ files (model/ledger.py); ``tell`` hears each league's
+    ledger hash (the seed of its opponent pools) as soon as its changes.csv is written."""
+    from sitegen.model.ledger import LEDGER_KEY, league_files
     for league in rated:
+        slug = league.league.config.slug
         for name, text in league_files(league, prov, roster):
-            output.add(f"data/{league.league.config.slug}/{name}", text)
+            output.add(f"data/{slug}/{name}", text)
+            if name == "changes.csv":
+                tell(slug, league.cache[LEDGER_KEY])
 
 
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
@@ -127,11 +133,15 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             progress.writing_data()
             output.staging()
             # The data files are written by a second process while this one renders the
-            # pages: they need nothing the pages make. What it worked out on the way (the
-            # ledger frame, the scores) the pages work out again, at less cost than waiting.
-            data = Background(lambda: output.journaled(lambda: data_files(rated, prov, site.roster, output)))
+            # pages: they need nothing the pages make. It tells each league's ledger hash as
+            # soon as it has it (the pools' seed: formatting changes.csv again here would
+            # cost a million-match league seconds); what else it works out on the way (the
+            # scores) the pages work out again, at less cost than waiting.
+            data = Background(lambda tell: output.journaled(
+                lambda: data_files(rated, prov, site.roster, output, tell)), telling=True)
             shown = progress.rendering(output)      # on a terminal, it counts the files
-            render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store)
+            render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
+                        ledger_keys=data.told)
             shown.settle(data.result())
             progress.moving(len(output.sizes), out)
             output.commit()

@@ -25,6 +25,7 @@ from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
+from sitegen.model.ledger import LEDGER_KEY
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView, PlayerView, league_view
@@ -109,7 +110,10 @@ def site_base_url(configured: str, given: str | None) -> str:
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
-                cache: "Cache | None" = None) -> None:
+                cache: "Cache | None" = None, ledger_keys: Callable[[str], str | None] | None = None) -> None:
+    """``ledger_keys(slug)``, when given, is the league's ledger hash as the process writing
+    the data files worked it out (build.data_files), so the pools here need not format
+    changes.csv again to seed them."""
     # With the build cache, a league whose input did not change is not resampled again.
     resample = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
     # The bootstrap intervals need only the ratings, and replay each league 80 times over: a
@@ -123,7 +127,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
             _render_site(site, rated, output, freeze, intervals, content, children, base_url=base_url,
-                         provenance=provenance)
+                         provenance=provenance, ledger_keys=ledger_keys)
     finally:
         for child in children:
             child.close()
@@ -131,7 +135,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
 
 def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
                  intervals: Background, content_pages: Background, children: list[Background | Batch], *,
-                 base_url: str | None, provenance: Provenance | None) -> None:
+                 base_url: str | None, provenance: Provenance | None,
+                 ledger_keys: Callable[[str], str | None] | None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
@@ -252,6 +257,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug), bootstrap_of)
         comparison = compare(lv.rated)
+        if ledger_keys is not None and "pools" in lv.rated.league.config.system.ledger_tables:
+            key = ledger_keys(lv.config.slug)
+            if key is not None:
+                lv.rated.cache.setdefault(LEDGER_KEY, key)
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
