@@ -312,6 +312,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     link = links.__getitem__
 
     changes_of, in_event = _match_changes(rated)
+    periods = bool(in_event)        # empty where every event is one match: no line is in a period
     views: list[MatchView] = []
     counts: Counter[str] = Counter()
     # A big league's match rows show no formula (model/scale.py): none is written out.
@@ -331,7 +332,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             lines.append(MatchLine(
                 link(name), one(details, details), system.outcome(m, i), c.before, c.after,
                 terms, config.tier_of(c.after), formula(terms, c.before, c.after, integer) if formulas else "",
-                team=entry.get("team"), period=event_key if in_event[(event_key, name)] > 1 else None,
+                team=entry.get("team"), period=event_key if periods and in_event[(event_key, name)] > 1 else None,
                 score=one(score, score)))
         facts = tuple([(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
                        if m.extra.get(key) is not None]) if m.extra else ()
@@ -352,12 +353,6 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
     for p in players.values():
         _mark_rated(p)
-        for g in p.games:
-            if g.rated:
-                if p.peak is None or g.line.after > p.peak[0]:
-                    p.peak = (g.line.after, g.match.match.played)
-                if p.lowest is None or g.line.after < p.lowest[0]:
-                    p.lowest = (g.line.after, g.match.match.played)
 
     groups = group_matches(views, base, matches_per_part(rated))      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
@@ -384,9 +379,19 @@ def _groups(lines: list[MatchLine]) -> list[Group]:
 
 
 def _mark_rated(player: PlayerView) -> None:
-    """In a period of several matches only the player's last game carries the period's change."""
+    """In a period of several matches only the player's last game carries the period's change;
+    the peak and the lowest are the highest and lowest rating after such a game, the first
+    game to reach it."""
     last_of: dict[str, int] = {}
     for i, g in enumerate(player.games):
         last_of[g.match.event] = i
+    peak = lowest = None
     for i, g in enumerate(player.games):
-        g.rated = last_of[g.match.event] == i
+        g.rated = rated = last_of[g.match.event] == i
+        if rated:
+            after = g.match.lines[g.index].after
+            if peak is None or after > peak[0]:
+                peak = (after, g.match.match.played)
+            if lowest is None or after < lowest[0]:
+                lowest = (after, g.match.match.played)
+    player.peak, player.lowest = peak, lowest
