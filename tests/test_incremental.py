@@ -305,3 +305,19 @@ def test_match_order_s_first_difference_is_the_first_changed_match(tmp_path_fact
     assert a[:at] == b[:at] and all(x != y for x, y in zip(a[at:], b[at:]))
     longer = match_order(root, League(config, (*before, _match(len(scores), 1.0))))   # type: ignore[arg-type]
     assert longer[:len(a)] == a and len(longer) == len(a) + 1
+
+
+def test_an_entry_read_is_touched_where_it_is_read(tmp_path: Path) -> None:
+    """A forked process (the bootstrap's) reads entries the parent's prune never hears of:
+    the read itself marks the entry as used, so the next builds keep it."""
+    cache = Cache(tmp_path / FOLDER)
+    cache.put("bootstrap", "k", {"Ana": (1.0, 2.0)})
+    path = next(p for p in (tmp_path / FOLDER / "bootstrap").rglob("*") if p.is_file())
+    os.utime(path, ns=(1, 1))
+    reader = Cache(tmp_path / FOLDER)
+    assert reader.get("bootstrap", "k") == {"Ana": (1.0, 2.0)}
+    assert path.stat().st_mtime_ns >= reader.started
+    read_only = Cache(tmp_path / FOLDER, writable=False)
+    os.utime(path, ns=(1, 1))
+    assert read_only.get("bootstrap", "k") is not None
+    assert path.stat().st_mtime_ns == 1          # `sitegen check` writes nothing, not even times

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitegen.load import config as cfg
-from sitegen.load.cache import Cache, match_order, open_cache
+from sitegen.load.cache import Cache, open_cache
 from sitegen.load.content import content_sources
 from sitegen.load.checked import Site
 from sitegen.model.history import RatedLeague, rate_league
@@ -150,8 +150,6 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 data.close()
             output.discard()
     if store is not None:
-        for checked in site.leagues:
-            store.put("order", checked.config.slug, match_order(root, checked))
-        store.prune()
+        store.prune()       # each league's match order was stored with its bootstrap (model/honest.py)
     collector.hold(site, rated)
     return output

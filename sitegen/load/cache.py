@@ -84,6 +84,14 @@ class Cache:
         if stored_key != full:
             return None
         self.used.add(path)
+        if not self.writable:
+            return value
+        try:
+            # Touched here, not only by ``prune``: an entry read by a forked process (the
+            # bootstrap's) is not in the parent's ``used``, and would be pruned while in use.
+            os.utime(path)
+        except OSError:
+            pass
         return value
 
     def put(self, kind: str, key: str, value: Any) -> None:
@@ -150,25 +158,31 @@ def _league_head(root: Path, league: League) -> hashlib._Hash:
     return h
 
 
-def match_order(root: Path, league: League) -> list[str]:
-    """The league's history as prefix digests: entry i covers the league's other inputs
-    (``_league_head``) and matches 0..i in history order, each by everything the rating reads of
-    it (its repr: id, time, file, position, players, entries, extra). Kept after a build, so that
-    a later one can tell the first match that changed: the first entry that differs."""
+def league_history(root: Path, league: League) -> tuple[list[str], str]:
+    """The league's history as prefix digests, and one sha256 over all of it.
+
+    Entry i covers the league's other inputs (``_league_head``) and matches 0..i in history
+    order, each by everything the rating reads of it (its repr: id, time, file, position,
+    players, entries, extra): kept after a build (``match_order``), so that a later one can tell
+    the first match that changed, the first entry that differs. The whole digest keys what is
+    computed from every input of the league's ratings (the bootstrap intervals, model/honest.py).
+    Both come from one pass: a repr a match is most of the cost."""
     h = _league_head(root, league)
     out = []
     for m in league.matches:
         h.update(repr(m).encode("utf-8"))
         out.append(h.copy().hexdigest()[:16])
-    return out
+    return out, h.hexdigest()
+
+
+def match_order(root: Path, league: League) -> list[str]:
+    """``league_history``'s prefix digests."""
+    return league_history(root, league)[0]
 
 
 def league_digest(root: Path, league: League) -> str:
     """One sha256 over everything a league's ratings are computed from (``match_order``'s last entry, whole)."""
-    h = _league_head(root, league)
-    for m in league.matches:
-        h.update(repr(m).encode("utf-8"))
-    return h.hexdigest()
+    return league_history(root, league)[1]
 
 
 def open_cache(root: Path, enabled: bool = True, *, writable: bool = True) -> Cache | None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sitegen.load.cache import Cache, league_digest
+from sitegen.load.cache import Cache, league_history
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import Match, RatingDiverged
 
@@ -116,9 +116,13 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
 def cached_bootstrap(cache: Cache, root: Path) -> Callable[[RatedLeague], dict[str, Interval]]:
     """``bootstrap`` through the build cache (load/cache.py), keyed by every input of the league's
     ratings (``league_digest``): a rebuild after an edit elsewhere (a page of content/, a
-    template, another league) does not replay the resamples again."""
+    template, another league) does not replay the resamples again. The league's match-order
+    fingerprint (``match_order``) is stored on the way, from the same pass over its matches:
+    this runs in a process of its own beside the pages (output/pages.py), where the pass costs
+    the build no time (five seconds at a million matches)."""
     def run(rated: RatedLeague) -> dict[str, Interval]:
-        key = league_digest(root, rated.league)
+        order, key = league_history(root, rated.league)
+        cache.put("order", rated.league.config.slug, order)
         hit = cache.get("bootstrap", key)
         if isinstance(hit, dict) and all(isinstance(v, tuple) and len(v) == 2 for v in hit.values()):
             return hit
