@@ -4,8 +4,10 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 ``changes.csv``: 20,000 duels, or 400 lobbies of 100) is "big":
 
 - ``data/<league>/`` leaves out the JSON twins of its per-match tables (``changes.json``,
-  ``matches.json``, ``pools.json``). Contract section 7 makes the twins optional; the CSV
-  and Parquet files beside them carry the same rows, and nothing on the site reads them.
+  ``matches.json``, ``pools.json``) and their Parquet files (``changes.parquet``,
+  ``matches.parquet``; ``standings.parquet`` stays). Contract section 7 makes the twins
+  optional and names no Parquet file; the CSV files carry the same rows, and nothing on the
+  site reads the others.
 - its match-file pages show one short row per match (anchor, time, players linked,
   result, changes, ratings after, the line in the file as a number) instead of a row per
   player with the system's terms and the formula; the terms stay in ``changes.csv``, the
@@ -36,6 +38,10 @@ BIG_LEAGUE_ROWS = 40_000
 # (changes, matches) or up to pool_size + 1 per player (pools).
 TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
 
+# The tables whose Parquet file a big league does not write: one row or more per match, about
+# 90 bytes a match beside the CSV's 300 (standings.parquet, a row per player, stays).
+PARQUET_LEFT_OUT = frozenset({"changes", "matches"})
+
 # Matches on one match-file page of a big league (a part closes earlier at
 # groups.LINES_PER_PART player lines, as in any league): 500 duels are ~95 KB of short rows,
 # and the ~3.5 KB of head, header and footer every page repeats come to 7 bytes a match.
@@ -60,3 +66,8 @@ def matches_per_part(rated: RatedLeague) -> int | None:
 def writes_twin(rated: RatedLeague, table: str) -> bool:
     """Whether data/<league>/<table>.json is written beside <table>.csv."""
     return table not in TWINS_LEFT_OUT or not is_big(rated)
+
+
+def writes_parquet(rated: RatedLeague, table: str) -> bool:
+    """Whether data/<league>/<table>.parquet is written beside <table>.csv."""
+    return table not in PARQUET_LEFT_OUT or not is_big(rated)

@@ -254,7 +254,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         comparison = compare(lv.rated)
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
-        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
+        compact = is_big(lv.rated)      # a big league's output is smaller (model/scale.py)
+        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals, compact=compact,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),
              distribution_preview=Markup(preview.distribution(board.distribution)))
@@ -264,7 +265,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  report=report, chart=calibration_chart(report.calibration),
                  chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
-        compact = is_big(lv.rated)      # one short row per match on the match and results pages
         # A big league's results list its match-file pages, newest first, not every match again.
         listed = lv.groups[::-1] if compact else newest
         pages = [listed[i:i + RESULTS_PER_PAGE] for i in range(0, len(listed), RESULTS_PER_PAGE)] or [[]]
