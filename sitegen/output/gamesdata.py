@@ -16,6 +16,20 @@ Shape (one row per game, oldest first; the game number is the row's position + 1
 ``anchor`` is the match's fragment on its page: ``m-`` and the match id (model/groups.py);
 ``rating`` is the rating after the game to two decimals, null for a game whose change came with a later
 game of the same rating period (``change`` then says "in <period>").
+
+A big league (model/scale.py) has no opponents page per player: its files add, after
+``games``, the player's record against every opponent as the head-to-head table shows it,
+most games first, which games.js draws when the page's list is expanded::
+
+     "opponent_columns": ["opponent", "games", "won", "drawn", "lost", "change"],
+     "opponents": [["Bo", 3, 2, 0, 1, 8.5], ["Zoë", 1, 0, 0, 1, -4.1], ...],
+     "slugs": {"Zoë": "zoe"}}
+
+The outcome counts are there where the league names them (won, drawn, lost; ahead, level,
+behind), ``change`` in a league of duels: the rating changes summed, rounded as the table
+shows them (null where the table says "new"). An opponent's page is
+``leagues/<league>/players/<slug>/``, the slug their name in lower case unless ``slugs``
+says otherwise (a name with more than ASCII letters and digits, or one whose slug clashed).
 """
 
 from __future__ import annotations
@@ -23,6 +37,7 @@ from __future__ import annotations
 import json
 from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
 
+from sitegen.model.career import LeagueCareers, Rival
 from sitegen.model.views import LeagueView, MatchView, PlayerView
 from sitegen.output.render import fmt_delta
 
@@ -67,7 +82,45 @@ def _number(value: float | int | None) -> str:
     return "null" if value is None else repr(value)
 
 
-def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
+def opponents_data(lv: LeagueView, rivals: tuple[Rival, ...], careers: LeagueCareers, decimals: int) -> str:
+    """The "opponent_columns", "opponents" and "slugs" members (without braces): one row per
+    opponent, the cells of the head-to-head table in its order."""
+    labels, duels = careers.outcome_labels, careers.duels
+    columns = ["opponent", "games"]
+    if labels:
+        columns += [label.lower() for label in labels]
+    if duels:
+        columns.append("change")
+    players = lv.players
+    rows = []
+    slugs = {}
+    # Each row as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it, without
+    # its call: a big lobby league's players have thousands of opponents each.
+    for r in rivals:
+        name = r.opponent.text
+        slug = players[name].slug
+        if not (name.isascii() and slug == name.lower()):
+            slugs[name] = slug
+        row = f"[{encode_basestring(name)},{r.games}"
+        if labels:
+            row += f",{r.wins},{r.draws},{r.losses}"
+        if duels:
+            # Rounded as the table shows it: the number's shortest digits are the shown ones.
+            row += ",null" if r.change is None else f",{_number(_shown(r.change, decimals))}"
+        rows.append(row + "]")
+    head = json.dumps(columns, separators=(",", ":"))
+    return (f'"opponent_columns":{head},"opponents":[\n' + ",\n".join(rows) + "\n],"
+            f'"slugs":{json.dumps(slugs, ensure_ascii=False, separators=(",", ":"))}')
+
+
+def _shown(value: float, decimals: int) -> float | int:
+    """``value`` rounded to ``decimals`` as fmt_delta rounds it (a whole number without ".0")."""
+    shown = float(f"{value:.{decimals}f}")
+    return int(shown) if shown.is_integer() else shown
+
+
+def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: str | None = None) -> str:
+    """The player's file; ``rivals`` (opponents_data) is added in a big league."""
     parts = _match_parts(lv)
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
@@ -107,4 +160,5 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
     # One row per line: the file stays readable and diffs well, at one byte a game.
     body = ",\n".join(rows)
     head = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))[:-1]
-    return f'{head},"games":[\n{body}\n]}}\n'
+    tail = f",{rivals}" if rivals is not None else ""
+    return f'{head},"games":[\n{body}\n]{tail}}}\n'

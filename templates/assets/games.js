@@ -50,20 +50,65 @@
     tbody.replaceChildren(rows);
   }
 
-  var button = document.getElementById("games-all");
-  var tbody = document.getElementById("games-rows");
-  if (!button || !tbody) return;
-  button.hidden = false;
-  button.addEventListener("click", function () {
-    button.disabled = true;
-    button.textContent = "Loading all games…";
-    games(button.getAttribute("data-rows")).then(function (doc) {
-      fill(tbody, doc, button.getAttribute("data-root"));
-      button.hidden = true;
-      tbody.setAttribute("data-all", "true");
-    }).catch(function (err) {
-      button.disabled = false;
-      button.textContent = "The games could not be loaded (" + err.message + "); try again";
+  // A change as the tables write it (fmt_delta in sitegen/output/render.py): +12, −3, ±0.
+  function delta(value, decimals) {
+    if (value === null) return "new";
+    if (value === 0) return "\u00b10";
+    var text = Math.abs(value).toLocaleString("en", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    return (value > 0 ? "+" : "\u2212") + text;
+  }
+
+  // A big league's head to head (templates/player.html, no opponents page): every opponent from
+  // the file's "opponents" rows, the same cells as the table's own rows (rival_rows in
+  // sitegen/output/rows.py) in the file's order, most games first.
+  function fillOpponents(tbody, doc, root, decimals) {
+    var rows = document.createDocumentFragment();
+    var players = root + doc.league + "players/";
+    var change = doc.opponent_columns.indexOf("change");
+    doc.opponents.forEach(function (o) {
+      var name = o[0];
+      var slug = Object.prototype.hasOwnProperty.call(doc.slugs, name) ? doc.slugs[name] : name.toLowerCase();
+      var tr = document.createElement("tr");
+      var a = document.createElement("a");
+      a.href = players + encodeURIComponent(slug) + "/";
+      a.className = "name";
+      a.textContent = name;
+      if (Array.from(name).length > 12) a.title = name;     // where a narrow column may cut the name
+      cell(tr, "").appendChild(a);
+      for (var i = 1; i < o.length; i++) cell(tr, i === change ? delta(o[i], decimals) : String(o[i]));
+      rows.appendChild(tr);
     });
+    tbody.replaceChildren(rows);
+  }
+
+  // A button that loads the data file once and then draws its part of it into the page.
+  function expander(id, target, what, draw) {
+    var button = document.getElementById(id);
+    var tbody = target(button);
+    if (!button || !tbody) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      button.textContent = "Loading all " + what + "…";
+      games(button.getAttribute("data-rows")).then(function (doc) {
+        draw(button, tbody, doc, button.getAttribute("data-root"));
+        button.hidden = true;
+        tbody.setAttribute("data-all", "true");
+      }).catch(function (err) {
+        button.disabled = false;
+        button.textContent = "The " + what + " could not be loaded (" + err.message + "); try again";
+      });
+    });
+  }
+
+  expander("games-all", function () { return document.getElementById("games-rows"); }, "games",
+    function (button, tbody, doc, root) { fill(tbody, doc, root); });
+  expander("opponents-all", function (button) {
+    var section = button && button.closest("section");
+    return section && section.querySelector("table.h2h tbody");
+  }, "opponents", function (button, tbody, doc, root) {
+    fillOpponents(tbody, doc, root, Number(button.getAttribute("data-decimals") || 0));
+    var note = button.parentNode;
+    note.replaceChildren("Every opponent, " + doc.opponents.length + " of them, most games first.");
   });
 })();
