@@ -20,6 +20,9 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 - its player pages' tables (by month, head to head, opponent pool, nearest-rated) drop
   closing tags, badges and the full-precision ``data-`` attributes the predictor recomputes
   from ``ratings.json``.
+- its players have no opponents page: each player's ``games.json`` holds the record against
+  every opponent (output/gamesdata.py), drawn under the head to head when asked for; and
+  the rating-history preview is drawn in whole units (output/preview.py).
 
 A smaller league is published exactly as before. No I/O here.
 """
