@@ -114,16 +114,34 @@ def h2h(page: Path) -> list[tuple[Path, list[str]]]:
 
 
 def drawn(out: Path, games_json: Path, decimals: int) -> list[tuple[Path, list[str]]]:
-    """What games.js draws from the file: its fillOpponents and delta, in Python."""
+    """What games.js draws from the file (its opponents, fillOpponents and delta), in Python."""
     doc = json.loads(games_json.read_text(encoding="utf-8"))
-    change = doc["opponent_columns"].index("change") if "change" in doc["opponent_columns"] else -1
-    rows = []
-    for o in doc["opponents"]:
-        name = o[0]
-        slug = doc["slugs"].get(name, name.lower())
-        cells = [name] + [fmt_delta(v, decimals) if i == change else str(v) for i, v in enumerate(o) if i]
-        rows.append(((out / doc["league"] / "players" / slug).resolve(), cells))
-    return rows
+    columns = doc["opponent_columns"]
+    change = columns.index("change") if "change" in columns else -1
+    if "opponents" in doc:
+        rows = [(o[0], [fmt_delta(v, decimals) if i == change else str(v) for i, v in enumerate(o) if i])
+                for o in doc["opponents"]]
+    else:           # counted from the games
+        count: dict[str, list] = {}
+        for g in doc["games"]:
+            c = count.setdefault(g[3], [0, 0, 0, 0, ""])
+            c[0] += 1
+            word = g[4].split(" ")[0]
+            if word in ("win", "draw", "loss"):
+                c[1 + ("win", "draw", "loss").index(word)] += 1
+            c[4] = g[5]
+        rows = []
+        for name in sorted(count, key=lambda n: (-count[n][0], n)):
+            c = count[name]
+            cells = [str(c[0])]
+            if len(columns) - 2 - (change >= 0) > 0:
+                cells += [str(v) for v in c[1:4]]
+            if change >= 0:
+                sums = doc["opponent_changes"]
+                cells.append(fmt_delta(sums[name], decimals) if name in sums else c[4])
+            rows.append((name, cells))
+    return [((out / doc["league"] / "players" / doc["slugs"].get(name, name.lower())).resolve(), [name, *cells])
+            for name, cells in rows]
 
 
 @pytest.mark.parametrize("league", ["duel", "lobby"])
@@ -142,13 +160,16 @@ def test_the_data_file_holds_every_opponent_as_the_opponents_page_lists_them(bui
         shown = h2h(own / "index.html")
         assert shown == rows[:HEAD_TO_HEAD]
     hero = json.loads((big / "leagues" / league / "players/hero/games.json").read_text(encoding="utf-8"))
-    assert len(hero["opponents"]) == len(OPPONENTS)
     if league == "duel":
         assert hero["opponent_columns"] == ["opponent", "games", "won", "drawn", "lost", "change"]
         # Only the names whose slug is not their lower case are spelt out.
         assert hero["slugs"] == {'<b>Bad</b> & "Co"': "b-bad-b-co", "Zoë": "zoe", "ana": "ana-2", "A B": "a-b"}
+        # Duels: counted from the games; only the sums over several games are written.
+        assert "opponents" not in hero
+        assert sorted(hero["opponent_changes"]) == sorted(OPPONENTS[:6])
     else:
         assert hero["opponent_columns"] == ["opponent", "games", "ahead", "level", "behind"]
+        assert len(hero["opponents"]) == len(OPPONENTS) and "opponent_changes" not in hero
 
 
 def test_a_small_leagues_data_file_is_as_before(builds):

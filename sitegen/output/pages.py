@@ -21,7 +21,7 @@ from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_
 from sitegen.load.config import base_url_problem, normalize_base_url
 from sitegen.output.content import ContentPage, render_pages
 from sitegen.output.feeds import league_feed, site_feed, write_feeds
-from sitegen.output.gamesdata import games_data, games_data_path, opponents_data
+from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
@@ -305,8 +305,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            pool=forecast.pool_of(pv.name), predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor else [])
             if compact:     # every opponent in the data file, not on a page of their own
-                rivals = opponents_data(lv, career.rivals, careers, decimals)
-                return [(data_path, games_data(lv, pv, decimals, rivals)),
+                return [(data_path, games_data(lv, pv, decimals, career.rivals, careers)),
                         (home["path"], render("player.html", home))]
             opponents = context(f"{pv.url}opponents/index.html", **shared)
             return [(data_path, games_data(lv, pv, decimals)),
