@@ -29,7 +29,7 @@ The outcome counts are there where the league names them (won, drawn, lost; ahea
 behind), ``change`` in a league of duels: the rating changes summed, rounded as the table
 shows them (null where the table says "new"). An opponent's page is
 ``leagues/<league>/players/<slug>/``, the slug their name in lower case unless ``slugs``
-says otherwise (a name with more than ASCII letters and digits, or one whose slug clashed).
+says otherwise (a name with spaces, marks or letters beyond ASCII, or whose slug clashed).
 
 Where the ``games`` rows already say it all (a league of duels: each row names the one
 opponent, and its result's first word is win, draw or loss), ``opponents`` is left out and
