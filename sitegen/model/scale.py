@@ -18,8 +18,9 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 - its search records are its match-file pages, found by every match's id, date and players
   (output/search.py), not one record per match.
 - its player pages' tables (by month, head to head, opponent pool, nearest-rated) drop
-  closing tags, badges and the full-precision ``data-`` attributes the predictor recomputes
-  from ``ratings.json``.
+  closing tags, badges, row headers' ``scope`` and the full-precision ``data-`` attributes the
+  predictor recomputes from ``ratings.json``; they link other players as ``../<slug>/`` and
+  dates without a ``<time>`` (output/rows.py).
 - its players have no opponents page: each player's ``games.json`` holds the record against
   every opponent (output/gamesdata.py), drawn under the head to head when asked for; and
   the rating-history preview is drawn in whole units (output/preview.py).
