@@ -61,13 +61,18 @@ def test_the_threshold_counts_player_appearances_strictly_above():
     assert scale.matches_per_part(Rated(duels + 1)) == scale.MATCHES_PER_PART
     assert scale.writes_twin(Rated(duels + 1), "standings")
     assert not scale.writes_twin(Rated(duels + 1), "changes")
+    assert scale.writes_parquet(Rated(duels), "changes")
+    assert scale.writes_parquet(Rated(duels + 1), "standings")
+    assert not scale.writes_parquet(Rated(duels + 1), "matches")
 
 
 def test_a_big_league_keeps_every_csv_and_leaves_out_the_per_match_json_twins(both):
     small, big = both
     small_files = {p.name for p in (small / "data/lg").iterdir()}
     big_files = {p.name for p in (big / "data/lg").iterdir()}
-    assert small_files - big_files == {f"{t}.json" for t in scale.TWINS_LEFT_OUT}
+    assert small_files - big_files == ({f"{t}.json" for t in scale.TWINS_LEFT_OUT}
+                                       | {"changes.parquet", "matches.parquet"})
+    assert "standings.parquet" in big_files
     assert big_files <= small_files
     for name in sorted(big_files):          # what is written is byte-identical
         assert (big / "data/lg" / name).read_bytes() == (small / "data/lg" / name).read_bytes(), name

@@ -25,7 +25,7 @@ from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
 from sitegen.model.pools import ledger_key, pools_table
 from sitegen.model.predict import ratings_json
-from sitegen.model.scale import writes_twin
+from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
 from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
                                  matches_columns, parquet_frames, standings_columns, table_csv, table_json,
@@ -115,7 +115,7 @@ def ledger(rated: RatedLeague) -> str:
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
                  roster: Roster | None = None) -> Iterator[tuple[str, str | bytes]]:
     """(file name, text) for data/<league>/, one file at a time to keep memory flat; the
-    Parquet files (bytes) follow their CSV.
+    Parquet files (bytes) follow their CSV (a big league's per-match ones left out, scale.py).
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
@@ -134,7 +134,9 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
         yield f"{name}.csv", text
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
             yield f"{name}.json", table_json(table)
-    for name, frame in parquet_frames(rated, matches).items():
+    # A big league leaves out the per-match ones (scale.py).
+    parquet = [name for name, _ in columns if writes_parquet(rated, name)]
+    for name, frame in parquet_frames(rated, matches, parquet).items():
         yield f"{name}.parquet", to_parquet(frame)
     tables: list[tuple[str, Any]] = []
     if "pairings" in own:

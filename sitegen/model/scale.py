@@ -4,8 +4,10 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 ``changes.csv``: 20,000 duels, or 400 lobbies of 100) is "big":
 
 - ``data/<league>/`` leaves out the JSON twins of its per-match tables (``changes.json``,
-  ``matches.json``, ``pools.json``). Contract section 7 makes the twins optional; the CSV
-  and Parquet files beside them carry the same rows, and nothing on the site reads them.
+  ``matches.json``, ``pools.json``) and their Parquet files (``changes.parquet``,
+  ``matches.parquet``; ``standings.parquet`` stays). Contract section 7 makes the twins
+  optional and names no Parquet file; the CSV files carry the same rows, and nothing on the
+  site reads the others.
 - its match-file pages show one short row per match (anchor, time, players linked,
   result, changes, ratings after, the line in the file as a number) instead of a row per
   player with the system's terms and the formula; the terms stay in ``changes.csv``, the
@@ -16,8 +18,12 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
 - its search records are its match-file pages, found by every match's id, date and players
   (output/search.py), not one record per match.
 - its player pages' tables (by month, head to head, opponent pool, nearest-rated) drop
-  closing tags, badges and the full-precision ``data-`` attributes the predictor recomputes
-  from ``ratings.json``.
+  closing tags, badges, row headers' ``scope`` and the full-precision ``data-`` attributes the
+  predictor recomputes from ``ratings.json``; they link other players as ``../<slug>/`` and
+  dates without a ``<time>`` (output/rows.py).
+- its players have no opponents page: each player's ``games.json`` holds the record against
+  every opponent (output/gamesdata.py), drawn under the head to head when asked for; and
+  the rating-history preview is drawn in whole units (output/preview.py).
 
 A smaller league is published exactly as before. No I/O here.
 """
@@ -35,6 +41,10 @@ BIG_LEAGUE_ROWS = 40_000
 # The data tables whose JSON twin a big league does not write: one row or more per match
 # (changes, matches) or up to pool_size + 1 per player (pools).
 TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
+
+# The tables whose Parquet file a big league does not write: one row or more per match, about
+# 90 bytes a match beside the CSV's 300 (standings.parquet, a row per player, stays).
+PARQUET_LEFT_OUT = frozenset({"changes", "matches"})
 
 # Matches on one match-file page of a big league (a part closes earlier at
 # groups.LINES_PER_PART player lines, as in any league): 500 duels are ~95 KB of short rows,
@@ -60,3 +70,8 @@ def matches_per_part(rated: RatedLeague) -> int | None:
 def writes_twin(rated: RatedLeague, table: str) -> bool:
     """Whether data/<league>/<table>.json is written beside <table>.csv."""
     return table not in TWINS_LEFT_OUT or not is_big(rated)
+
+
+def writes_parquet(rated: RatedLeague, table: str) -> bool:
+    """Whether data/<league>/<table>.parquet is written beside <table>.csv."""
+    return table not in PARQUET_LEFT_OUT or not is_big(rated)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import repeat
@@ -373,26 +373,33 @@ def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
         Column("commit", "text", [None if (c := commits[m.file]) is None else c.sha for m in matches])))
 
 
-def parquet_frames(rated: RatedLeague, matches: ColumnTable) -> dict[str, pd.DataFrame]:
+def parquet_frames(rated: RatedLeague, matches: ColumnTable,
+                   tables: Collection[str] = ("standings", "changes", "matches")) -> dict[str, pd.DataFrame]:
     """changes, standings and matches as typed frames: the CSV's columns and values at full
     precision, ``played`` as datetime64[us, UTC], ratings as float64 (a lunaro rating whole,
-    as the CSV writes it), names as strings, an empty field as null."""
+    as the CSV writes it), names as strings, an empty field as null. Only ``tables`` are built:
+    a million matches' frames are copies of hundreds of megabytes."""
     system = rated.league.config.system
-    changes = ledger_frame(rated).drop(columns="order")
-    if system.integer_ratings:
-        changes = changes.assign(**{c: np.trunc(changes[c].to_numpy()) for c in RATING_COLUMNS})
-    rows = [r.standing for r in rated.standings]
-    ratings = np.array([s.rating for s in rows], dtype=np.float64)
-    standings = pd.DataFrame({
-        "rank": np.array([r.rank for r in rated.standings], dtype=np.int64),
-        "player": pd.array([s.player for s in rows], dtype="string"),
-        "rating": np.trunc(ratings) if system.integer_ratings else ratings,
-        "games": np.array([s.games for s in rows], dtype=np.int64),
-        **{t: np.array([s.extra.get(t) for s in rows], dtype=np.float64) for t in system.standing_terms}})
-    by_name = {c.name: c.values for c in matches.columns}
-    match_frame = pd.DataFrame({
-        "match_id": pd.array(by_name["match_id"], dtype="string"),
-        "played": utc_times([m.played for m in rated.league.matches]),
-        "file": pd.array(by_name["file"], dtype="string"),
-        "commit": pd.array(by_name["commit"], dtype="string")})
-    return {"standings": standings, "changes": changes, "matches": match_frame}
+    out: dict[str, pd.DataFrame] = {}
+    if "standings" in tables:
+        rows = [r.standing for r in rated.standings]
+        ratings = np.array([s.rating for s in rows], dtype=np.float64)
+        out["standings"] = pd.DataFrame({
+            "rank": np.array([r.rank for r in rated.standings], dtype=np.int64),
+            "player": pd.array([s.player for s in rows], dtype="string"),
+            "rating": np.trunc(ratings) if system.integer_ratings else ratings,
+            "games": np.array([s.games for s in rows], dtype=np.int64),
+            **{t: np.array([s.extra.get(t) for s in rows], dtype=np.float64) for t in system.standing_terms}})
+    if "changes" in tables:
+        changes = ledger_frame(rated).drop(columns="order")
+        if system.integer_ratings:
+            changes = changes.assign(**{c: np.trunc(changes[c].to_numpy()) for c in RATING_COLUMNS})
+        out["changes"] = changes
+    if "matches" in tables:
+        by_name = {c.name: c.values for c in matches.columns}
+        out["matches"] = pd.DataFrame({
+            "match_id": pd.array(by_name["match_id"], dtype="string"),
+            "played": utc_times([m.played for m in rated.league.matches]),
+            "file": pd.array(by_name["file"], dtype="string"),
+            "commit": pd.array(by_name["commit"], dtype="string")})
+    return out

@@ -16,6 +16,26 @@ Shape (one row per game, oldest first; the game number is the row's position + 1
 ``anchor`` is the match's fragment on its page: ``m-`` and the match id (model/groups.py);
 ``rating`` is the rating after the game to two decimals, null for a game whose change came with a later
 game of the same rating period (``change`` then says "in <period>").
+
+A big league (model/scale.py) has no opponents page per player: its files add, after
+``games``, the player's record against every opponent as the head-to-head table shows it,
+most games first, which games.js draws when the page's list is expanded::
+
+     "opponent_columns": ["opponent", "games", "won", "drawn", "lost", "change"],
+     "slugs": {"Zoë": "zoe"},
+     "opponents": [["Bo", 3, 2, 0, 1, 8.5], ["Zoë", 1, 0, 0, 1, -4.1], ...]}
+
+The outcome counts are there where the league names them (won, drawn, lost; ahead, level,
+behind), ``change`` in a league of duels: the rating changes summed, rounded as the table
+shows them (null where the table says "new"). An opponent's page is
+``leagues/<league>/players/<slug>/``, the slug their name in lower case unless ``slugs``
+says otherwise (a name with spaces, marks or letters beyond ASCII, or whose slug clashed).
+
+Where the ``games`` rows already say it all (a league of duels: each row names the one
+opponent, and its result's first word is win, draw or loss), ``opponents`` is left out and
+``"opponent_changes": {"Bo": 8.5}`` holds only the summed changes that are not the change
+of the last game against that opponent: games.js counts the rest from ``games`` (opponent,
+result, change), and the build checks that the count gives every row of the table.
 """
 
 from __future__ import annotations
@@ -23,6 +43,7 @@ from __future__ import annotations
 import json
 from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
 
+from sitegen.model.career import LeagueCareers, Rival
 from sitegen.model.views import LeagueView, MatchView, PlayerView
 from sitegen.output.render import fmt_delta
 
@@ -67,8 +88,95 @@ def _number(value: float | int | None) -> str:
     return "null" if value is None else repr(value)
 
 
-def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
+OUTCOMES = ("win", "draw", "loss")     # a result's first word, counted as won, drawn, lost
+
+
+def opponents_data(lv: LeagueView, rivals: tuple[Rival, ...], careers: LeagueCareers, decimals: int,
+                   games: list[tuple[str, str, str]]) -> str:
+    """The members (without braces) that give every opponent's row of the head-to-head table:
+    "opponent_columns", "slugs", and either "opponents" (a row each) or, where counting the
+    ``games`` rows (opponent, result, change as written) gives the same rows, "opponent_changes"
+    (the summed changes that are not the last game's change)."""
+    labels, duels = careers.outcome_labels, careers.duels
+    columns = ["opponent", "games"]
+    if labels:
+        columns += [label.lower() for label in labels]
+    if duels:
+        columns.append("change")
+    players = lv.players
+    slugs = {}
+    for r in rivals:
+        name = r.opponent.text
+        slug = players[name].slug
+        if not (name.isascii() and slug == name.lower()):
+            slugs[name] = slug
+    head = (f'"opponent_columns":{json.dumps(columns, separators=(",", ":"))},'
+            f'"slugs":{json.dumps(slugs, ensure_ascii=False, separators=(",", ":"))},')
+    changes = _counted(rivals, games, bool(labels), duels, decimals)
+    if changes is not None:
+        return head + f'"opponent_changes":{json.dumps(changes, ensure_ascii=False, separators=(",", ":"))}'
+    rows = []
+    # Each row as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it, without
+    # its call: a big lobby league's players have thousands of opponents each.
+    for r in rivals:
+        row = f"[{encode_basestring(r.opponent.text)},{r.games}"
+        if labels:
+            row += f",{r.wins},{r.draws},{r.losses}"
+        if duels:
+            row += f",{_change(r.change, decimals)}"
+        rows.append(row + "]")
+    return head + '"opponents":[\n' + ",\n".join(rows) + "\n]"
+
+
+def _change(value: float | None, decimals: int) -> str:
+    # Rounded as the table shows it: the number's shortest digits are the shown ones.
+    return "null" if value is None else _number(_shown(value, decimals))
+
+
+def _counted(rivals: tuple[Rival, ...], games: list[tuple[str, str, str]], labels: bool, duels: bool,
+             decimals: int) -> dict[str, float | int | None] | None:
+    """What games.js does without "opponents" rows, done here first: count each opponent's games
+    and results (OUTCOMES) and take the change of their last game, in order of most games, then
+    name by code point. None unless that gives every row of ``rivals``; else the changes that
+    differ from the last game's (summed over several games), as ``_change`` writes them.
+
+    In a league of duels a game's row names its one opponent, so the file needs no row per
+    opponent again: a player of a million-match league meets most opponents once."""
+    count: dict[str, list] = {}
+    for name, result, change in games:
+        c = count.get(name)
+        if c is None:
+            c = count[name] = [0, 0, 0, 0, change]
+        c[0] += 1
+        word = result.partition(" ")[0]
+        if word in OUTCOMES:
+            c[1 + OUTCOMES.index(word)] += 1
+        c[4] = change
+    if len(count) != len(rivals) or sorted(count, key=lambda n: (-count[n][0], n)) != \
+            [r.opponent.text for r in rivals]:
+        return None
+    changes: dict[str, float | int | None] = {}
+    for r in rivals:
+        games_, won, drawn, lost, last = count[r.opponent.text]
+        if games_ != r.games or (labels and (won, drawn, lost) != (r.wins, r.draws, r.losses)):
+            return None
+        if duels and fmt_delta(r.change, decimals) != last:
+            changes[r.opponent.text] = None if r.change is None else _shown(r.change, decimals)
+    return changes
+
+
+def _shown(value: float, decimals: int) -> float | int:
+    """``value`` rounded to ``decimals`` as fmt_delta rounds it (a whole number without ".0")."""
+    shown = float(f"{value:.{decimals}f}")
+    return int(shown) if shown.is_integer() else shown
+
+
+def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[Rival, ...] | None = None,
+               careers: LeagueCareers | None = None) -> str:
+    """The player's file; a big league passes the player's ``rivals`` and the league's
+    ``careers`` to add every opponent's record (opponents_data)."""
     parts = _match_parts(lv)
+    seen: list[tuple[str, str, str]] | None = [] if rivals is not None else None
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
     rows: list[str] = []
@@ -101,10 +209,15 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int) -> str:
         c = text.get(change)
         if c is None:
             c = text[change] = encode_basestring(change)
+        if seen is not None:
+            seen.append((names, result, change))
         # The row exactly as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it.
         append(f"[{minute},{index},{frag},{a},{b},{c},{_number(_rating(line.after)) if rated else 'null'}]")
     doc = {"player": player.name, "league": lv.url, "groups": list(groups), "columns": list(COLUMNS)}
     # One row per line: the file stays readable and diffs well, at one byte a game.
     body = ",\n".join(rows)
     head = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))[:-1]
-    return f'{head},"games":[\n{body}\n]}}\n'
+    tail = ""
+    if rivals is not None and careers is not None and seen is not None:
+        tail = "," + opponents_data(lv, rivals, careers, decimals, seen)
+    return f'{head},"games":[\n{body}\n]{tail}}}\n'

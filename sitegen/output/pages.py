@@ -60,7 +60,8 @@ def system_words(attr: str) -> dict[str, Any]:
 RESULTS_PER_PAGE = 200
 # A lobby of 100 would list 99 names in every row of a player's games: past a team
 # game's worth the row says how many and the match page has them. The player page
-# keeps the most frequent opponents; players/<slug>/opponents/ lists them all.
+# keeps the most frequent opponents; players/<slug>/opponents/ lists them all, or in a
+# big league the player's data file, drawn on the page when asked for (games.js).
 OPPONENTS_SHOWN = 8
 HEAD_TO_HEAD = 20
 # A player's page shows their latest games; the whole history is in the player's data
@@ -263,7 +264,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 lv.rated.cache.setdefault(LEDGER_KEY, key)
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
-        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals,
+        compact = is_big(lv.rated)      # a big league's output is smaller (model/scale.py)
+        page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals, compact=compact,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),
              distribution_preview=Markup(preview.distribution(board.distribution)))
@@ -273,7 +275,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  report=report, chart=calibration_chart(report.calibration),
                  chart_preview=Markup(preview.calibration(report.calibration)))
         newest = lv.matches[::-1]
-        compact = is_big(lv.rated)      # one short row per match on the match and results pages
         # A big league's results list its match-file pages, newest first, not every match again.
         listed = lv.groups[::-1] if compact else newest
         pages = [listed[i:i + RESULTS_PER_PAGE] for i in range(0, len(listed), RESULTS_PER_PAGE)] or [[]]
@@ -299,7 +300,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                        careers: LeagueCareers = careers, board: Any = board, forecast: Any = forecast,
                        predictor: Any = predictor, compact: bool = compact,
                        row_of: dict[str, Any] = row_of) -> list[tuple[str, str | bytes]]:
-            """A player's page, opponents page and data file, modelled and rendered together."""
+            """A player's page, opponents page (none in a big league) and data file, modelled and
+            rendered together."""
             career = careers.of(pv)
             data_path = games_data_path(lv, pv)
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
@@ -308,22 +310,28 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             home = context(f"{pv.url}index.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
                            chart_preview=Markup(preview.history(
-                               [(g.match.match.played, g.line.after) for g in pv.games if g.rated])),
+                               [(g.match.match.played, g.line.after) for g in pv.games if g.rated], compact)),
                            pool=forecast.pool_of(pv.name), predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor else [])
+            if compact:     # every opponent in the data file, not on a page of their own
+                return [(data_path, games_data(lv, pv, decimals, career.rivals, careers)),
+                        (home["path"], render("player.html", home))]
             opponents = context(f"{pv.url}opponents/index.html", **shared)
             return [(data_path, games_data(lv, pv, decimals)),
                     (home["path"], render("player.html", home)),
                     (opponents["path"], render("player_opponents.html", opponents))]
 
         template("player.html")
-        template("player_opponents.html")
+        pages_of_player = [("index.html", "player.html")]
+        if not compact:
+            template("player_opponents.html")
+            pages_of_player.append(("opponents/index.html", "player_opponents.html"))
         for n, pv in enumerate(lv.leaderboard):
-            for path, name in ((f"{pv.url}index.html", "player.html"),
-                               (f"{pv.url}opponents/index.html", "player_opponents.html")):
-                sitemap.add(path, name, {"player": pv})
-            for path in (games_data_path(lv, pv), f"{pv.url}index.html", f"{pv.url}opponents/index.html"):
-                output.claim(path)
+            for path, name in pages_of_player:
+                sitemap.add(pv.url + path, name, {"player": pv})
+            output.claim(games_data_path(lv, pv))
+            for path, _ in pages_of_player:
+                output.claim(pv.url + path)
             job = functools.partial(player_job, pv)
             if n == 0:
                 # The first player's pages are made here: the league-wide tables they fill on

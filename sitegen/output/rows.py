@@ -8,14 +8,15 @@ The rows are the same bytes the templates wrote; the templates keep the tables' 
 the full rows of a small league, and say where these rows go.
 
 Every text that comes from the input is escaped here; numbers come from the formatters of
-render.py, whose digits, signs and separators need no escaping.
+render.py, whose digits, signs and separators need no escaping. A row's first cell is a
+``<th>`` without ``scope``: a header cell that starts a body row heads that row.
 """
 
 from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from sitegen.output.render import first_changes, fmt_delta, fmt_number, fmt_rating
+from sitegen.output.render import first_changes, fmt_date, fmt_delta, fmt_number, fmt_rating, player_links
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -75,9 +76,9 @@ def pool_rows(rows, links) -> Markup:
     for r in rows:
         link = links[r.opponent.text]
         if r.picked:
-            head = f'<tr class="picked"><th scope="row"><mark>{link}</mark> <span class="meta">next opponent</span>'
+            head = f'<tr class="picked"><th><mark>{link}</mark> <span class="meta">next opponent</span>'
         else:
-            head = f'<tr><th scope="row">{link}'
+            head = f'<tr><th>{link}'
         out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{escape(r.side)}'
                    f"<td>{fmt_number(r.win_chance, 1)}%</tr>\n")
     return Markup("".join(out))
@@ -90,7 +91,7 @@ def prediction_rows(predictions, links, decimals: int) -> Markup:
     for p in predictions:
         changes = "".join(["<td>\u2013" if c is None else f"<td>{fmt_delta(c, decimals)}"
                            for c in first_changes(p)])
-        out.append(f'<tr><th scope="row">{links[p.b]}<td class="opt">{fmt_rating(p.rating_b, decimals)}'
+        out.append(f'<tr><th>{links[p.b]}<td class="opt">{fmt_rating(p.rating_b, decimals)}'
                    f"<td>{fmt_number(p.expected_a, 3)}{changes}</tr>\n")
     return Markup("".join(out))
 
@@ -98,7 +99,7 @@ def prediction_rows(predictions, links, decimals: int) -> Markup:
 def period_rows(periods, decimals: int) -> Markup:
     """The rating by month or year (career.Period): games, the rating at its end, high and low."""
     return Markup("".join([
-        f'<tr><th scope="row">{escape(p.label)}<td>{p.games}<td>{fmt_rating(p.end, decimals)}'
+        f'<tr><th>{escape(p.label)}<td>{p.games}<td>{fmt_rating(p.end, decimals)}'
         f"<td>{fmt_rating(p.high, decimals)}<td>{fmt_rating(p.low, decimals)}</tr>\n" for p in periods]))
 
 
@@ -123,5 +124,64 @@ def match_rows(matches, links, decimals: int, file_url: str) -> Markup:
     return Markup("".join(out))
 
 
-FILTERS = {"match_rows": match_rows, "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
+class SiblingLinks(dict):
+    """A big league's player page's links to other players (name -> Markup ``<a>``): from
+    ``players/<slug>/`` the way to ``players/<other>/`` is ``../<other>/``, 11 bytes shorter than
+    up to the league and down again; a page links some 90 players. The links of
+    ``league|links("../../", form)`` with that shorter way, made once per name."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, league, form: str) -> None:
+        super().__init__()
+        self.base = player_links(league, "../../", form)
+
+    def __missing__(self, name: str) -> Markup:
+        # Every player's address under the league is players/<slug>/ (model/views.py).
+        html = Markup(str(self.base[name]).replace('href="../../players/', 'href="../', 1))
+        self[name] = html
+        return html
+
+
+def sibling_links(league, form: str = "") -> SiblingLinks:
+    """``league|sibling_links(form)``: players' links from a player page of the league."""
+    key = ("sibling", form)
+    cache = league.link_cache
+    if key not in cache:
+        cache[key] = SiblingLinks(league, form)
+    return cache[key]
+
+
+class DayLinks(dict):
+    """A match's date linked to its row, the date only (``<a href>date</a>``): a big league's
+    player page shows some 25; the time is on the match's row, and a ``<time datetime>``
+    around each date is 44 bytes."""
+
+    __slots__ = ("cut", "up")
+
+    def __init__(self, league, up: str) -> None:
+        super().__init__()
+        self.cut, self.up = len(league.url), up
+
+    def __getitem__(self, match) -> Markup:      # match: a MatchView, cached by its address
+        try:
+            return dict.__getitem__(self, match.url)
+        except KeyError:
+            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}">{fmt_date(match.match.played)}</a>')
+            self[match.url] = html
+            return html
+
+
+def day_links(league, up: str) -> DayLinks:
+    """``league|day_links(up)``: matches' dates linked to their rows, for a page ``up`` below
+    the league's folder."""
+    key = (up, "day")
+    cache = league.link_cache
+    if key not in cache:
+        cache[key] = DayLinks(league, up)
+    return cache[key]
+
+
+FILTERS = {"sibling_links": sibling_links, "day_links": day_links,
+           "match_rows": match_rows, "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
            "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
