@@ -83,10 +83,12 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
     shared = Shared()
-    for f in source.match_files:
-        league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
-        keyed.extend(_file_matches(f, league_rel, config, roster, allowed, seen_ids, played_names, problems,
-                                   shared))
+    halves = _in_halves(source.match_files, config, roster, allowed, shared)
+    if halves is not None:
+        keyed, played_names = halves
+    else:
+        for f in source.match_files:
+            keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played_names, problems, shared))
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
@@ -173,9 +175,69 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
                      match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
 
 
-def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Roster,
+# Keyed = ((played, path in the league, position), the match, whether its id is explicit): the
+# history order's sort key first.
+Keyed = tuple[tuple[datetime, str, int], Match, bool]
+
+# Raw match tables above which a league's files are checked in two halves, the second in a
+# forked child on the second core (``_in_halves``): below, the fork costs more than it saves.
+HALVES_FROM = 20_000
+
+
+def _validated(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
+               shared: Shared) -> tuple[list[Keyed], set[str], set[str]] | None:
+    """``files`` checked on their own: (keyed matches, names played, ids), None at any problem."""
+    problems, seen_ids, played = Problems(), {}, set()      # type: ignore[var-annotated]
+    keyed: list[Keyed] = []
+    for f in files:
+        keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played, problems, shared))
+    return None if problems else (keyed, played, set(seen_ids))
+
+
+def _in_halves(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
+               shared: Shared) -> tuple[list[Keyed], set[str]] | None:
+    """A long league's matches checked on two cores: the first half of its files here, the
+    second in a forked child that sends its matches back as columns (``halves.pack``, a tenth
+    of checking them). None, and the caller checks every file in turn, where there is one core
+    or the league is short, and wherever either half has a problem or both use one id: the
+    problems are then found and worded exactly as one pass finds them."""
+    from sitegen.load import forked, halves
+    sizes = [len(m) if isinstance(m := f.data.get("match"), list) else 0 for f in files]
+    total = sum(sizes)
+    if total < HALVES_FROM or len(files) < 2:
+        return None
+    cut, first = 1, sizes[0]
+    while cut < len(files) - 1 and first + sizes[cut] <= total // 2:
+        first += sizes[cut]
+        cut += 1
+    second = files[cut:]
+
+    def job() -> bytes:
+        done = _validated(second, config, roster, allowed, Shared())
+        return b"" if done is None else halves.pack(*done)
+
+    child = forked.start(job)
+    if child is None:
+        return None
+    try:
+        mine = _validated(files[:cut], config, roster, allowed, shared)
+    except BaseException:
+        child.stop()
+        raise
+    data = child.wait()
+    if mine is None or not data:
+        return None
+    keyed, played, ids = mine
+    theirs, their_played, their_ids = halves.unpack(data, shared.names.setdefault, shared.entry, NO_EXTRA)
+    if not ids.isdisjoint(their_ids):
+        return None
+    return keyed + theirs, played | their_played
+
+
+def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
                   allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], played_names: set[str],
-                  problems: Problems, shared: Shared):
+                  problems: Problems, shared: Shared) -> list[Keyed]:
+    league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
     data = f.data
     for key in sorted(set(data) - {"match"}):
         problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
@@ -187,7 +249,7 @@ def _file_matches(f: TomlFile, league_rel: str, config: LeagueConfig, roster: Ro
         return []
     if not raw_matches and not (set(data) - {"match"}):
         problems.add(f.rel, "holds no [[match]] table; remove the file or add a match")
-    out = []
+    out: list[Keyed] = []
     starts = f.table_lines("match")
     known = frozenset(allowed)
     resolve = roster.resolve
