@@ -147,8 +147,10 @@
 
       function build(state) {
         var vega = window.vega, view;
-        return later().then(function () {
-          view = new vega.View(vega.parse(specs[state.x]), { renderer: "none" });
+        return later(specs[state.x]).then(function (spec) {
+          return later(vega.parse(spec));
+        }).then(function (runtime) {
+          view = new vega.View(runtime, { renderer: "none" });
           view.tooltip(handler);
           view.data(name, kept(state));
           return later();
