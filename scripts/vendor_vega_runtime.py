@@ -28,6 +28,7 @@ is not followed by this script cannot go unnoticed.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,22 +80,69 @@ also in vega.js; their licences are in vega.LICENSES.txt, beside this file.
 # The x axes of the page's switch, in the order of usermeta.x.
 AXES = ("date", "game")
 THEMES = {"light": None, "dark": "dark"}
+# The d3 time format directives a tooltip's date may use: years to minutes, which the time unit
+# the chart floors its dates with (to the minute) leaves as they are.
+MINUTE_UNITS = set("YmdHM")
+
+
+def tooltip_fields(vl: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tooltip's fields as site.js formats them when a point is hovered.
+
+    Vega-Lite has every point compute its tooltip as the chart is drawn, which on a history of
+    a thousand games was a third of the dataflow's work; the page computes the one hovered, with
+    the same formats (Vega's own locale): ``utc`` a d3 time format for a UTC date, ``format`` a
+    d3 number format, neither the value as text."""
+    layers = [layer for layer in vl["layer"] if "tooltip" in layer.get("encoding", {})]
+    if len(layers) != 1:
+        raise SystemExit("the history chart should have one layer with a tooltip")
+    fields = []
+    for t in layers[0]["encoding"]["tooltip"]:
+        field = {"title": t["title"], "field": t["field"]}
+        if t["type"] == "temporal":
+            unit, fmt = t.get("timeUnit", ""), t.get("format", "")
+            # Flooring to the minute changes nothing that a format of minutes or coarser shows.
+            if not unit.startswith("utc") or not fmt or not set(re.findall(r"%[-_0]?(.)", fmt)) <= MINUTE_UNITS:
+                raise SystemExit(f"tooltip {t}: only UTC dates shown to the minute are supported")
+            field["utc"] = fmt
+        elif t["type"] == "quantitative":
+            field["format"] = t.get("format", "")
+        elif t["type"] != "nominal" or "format" in t:
+            raise SystemExit(f"tooltip {t}: not a kind site.js formats")
+        fields.append(field)
+    return fields
+
+
+def _lazy_tooltip(vg: dict[str, Any]) -> None:
+    """The compiled spec with the point's datum as its tooltip, and without the time units that
+    only the tooltip read."""
+    tips = [m for m in vg["marks"] if "tooltip" in m["encode"]["update"]]
+    if len(tips) != 1:
+        raise SystemExit("the compiled history chart should have one mark with a tooltip")
+    tips[0]["encode"]["update"]["tooltip"] = {"signal": "datum"}
+    for data in vg["data"]:
+        for tx in [t for t in data.get("transform", []) if t["type"] == "timeunit"]:
+            at = data["transform"].index(tx)
+            del data["transform"][at]
+            if any(name in json.dumps(vg) for name in tx["as"]):
+                data["transform"].insert(at, tx)          # still read by something else
 
 
 def compiled_specs() -> dict[str, Any]:
-    """The history chart as Vega: ``{"dataset": name, "light": {"date": spec, ...}, "dark": ...}``."""
+    """The history chart as Vega: ``{"dataset": name, "tooltip": fields, "light": {"date": spec,
+    "game": spec}, "dark": {...}}``."""
     import vl_convert
 
     from sitegen.output.charts import history_spec
 
     vl = history_spec()
     meta = vl.pop("usermeta")
-    out: dict[str, Any] = {"dataset": meta["dataset"]}
+    out: dict[str, Any] = {"dataset": meta["dataset"], "tooltip": tooltip_fields(vl)}
     for theme, name in THEMES.items():
         out[theme] = {}
         for axis in AXES:
             spec = {**vl, "encoding": {**vl["encoding"], "x": meta["x"][axis]}}
             vg = vl_convert.vegalite_to_vega(spec, theme=name)
+            _lazy_tooltip(vg)
             if name:
                 # The page's own background shows through, as site.js has vega-embed's charts do.
                 vg["background"] = "transparent"

@@ -137,7 +137,26 @@
     Promise.all([json(url), historyRows(el), script("vega-runtime.js", "vega")]).then(function (all) {
       var compiled = all[0], rows = all[1], specs = compiled[dark ? "dark" : "light"];
       var name = compiled.dataset, current = null, drawing = Promise.resolve();
-      var handler = new window.vegaTooltip.Handler().call;
+      var show = new window.vegaTooltip.Handler().call;
+
+      // A point's tooltip is its row (the compiled spec says `datum`), formatted here when it is
+      // hovered rather than for every point as the chart is drawn: the fields, titles and formats
+      // of the Vega-Lite spec, with the view's own number and time formats.
+      function handler(h, event, item, value) {
+        var text = null;
+        if (value) {
+          var locale = this.locale();
+          text = {};
+          compiled.tooltip.forEach(function (f) {
+            var v = value[f.field];
+            if (v === null) text[f.title] = "null";         // as Vega's format functions say it
+            else if (f.utc !== undefined) text[f.title] = locale.utcFormat(f.utc)(v instanceof Date ? v : new Date(v));
+            else if (f.format !== undefined) text[f.title] = locale.format(f.format)(v);
+            else text[f.title] = String(v);
+          });
+        }
+        return show.call(this, h, event, item, text);
+      }
 
       function kept(state) {
         // Fresh objects: Vega marks each row it takes in, and a view is given its rows more than once.
