@@ -164,8 +164,13 @@
                    .map(function (r) { return Object.assign({}, r); });
       }
 
+      // The new view gets a layer of its own, hidden until it is drawn: Vega empties the element
+      // it is given, and the chart on screen stays there until its successor replaces it.
       function build(state) {
-        var vega = window.vega, view;
+        var vega = window.vega, view, next = document.createElement("div");
+        next.className = "vega-live";
+        next.style.visibility = "hidden";
+        el.appendChild(next);
         return later(specs[state.x]).then(function (spec) {
           return later(vega.parse(spec));
         }).then(function (runtime) {
@@ -175,18 +180,29 @@
           return later();
         }).then(function () {
           // The dataflow without a renderer first: the sizes come from the box (containerSize()).
-          return view.initialize(layer(el)).runAsync();
+          return view.initialize(next).runAsync();
         }).then(later).then(function () {
+          return view.renderer("svg").initialize(next).runAsync();
+        }).then(function () {
           if (current) current.view.finalize();
-          layer(el).textContent = "";
-          current = { view: view, x: state.x };
+          if (el._live) el._live.remove();
+          next.style.visibility = "";
+          el._live = next;
           el._view = view;
-          return view.renderer("svg").initialize(layer(el)).runAsync();
+          current = { view: view, x: state.x };
+        }, function (err) {
+          if (view) view.finalize();
+          next.remove();
+          throw err;
         });
       }
 
       // One drawing at a time, in the order of the presses; after a failure the note stays.
+      // aria-busy while any is to come: the chart on screen is not yet the one asked for.
+      var waiting = 0;
       function redraw(state) {
+        waiting += 1;
+        el.setAttribute("aria-busy", "true");
         drawing = drawing.then(function (ok) {
           if (ok === false) return false;
           var step = current && current.x === state.x ? current.view.data(name, kept(state)).runAsync()
@@ -197,6 +213,10 @@
             failed(el, err);
             return false;
           });
+        }).then(function (ok) {
+          waiting -= 1;
+          if (!waiting) el.removeAttribute("aria-busy");
+          return ok;
         });
         return drawing;
       }
