@@ -5,7 +5,8 @@ player. Compiling that Vega-Lite spec in the browser needs the whole of
 assets/vega.js (Vega, the Vega-Lite compiler and vega-embed, 900 KB), and the
 compile and the drawing block a phone's main thread for most of a second on
 the busiest pages. So the compile is done here, once, and the page loads only
-what draws a compiled spec:
+what draws a compiled spec (site.js runs it in short steps and formats a
+point's tooltip only when the point is hovered):
 
 * ``templates/assets/history.vg.json``: ``charts.history_spec()`` compiled to
   Vega for each x axis the page offers (date, game number) and for the light
@@ -14,8 +15,8 @@ what draws a compiled spec:
 * ``templates/assets/vega-runtime.js``: Vega's parser, dataflow, view and
   renderers with its core transforms, and vega-tooltip's handler (the tooltip
   the other charts get from vega-embed), bundled by vl-convert-python, byte for
-  byte as it writes it; it defines ``window.vega`` (``View``, ``parse``,
-  ``changeset``) and ``window.vegaTooltip`` (``Handler``);
+  byte as it writes it; it defines ``window.vega`` (``View``, ``parse``) and
+  ``window.vegaTooltip`` (``Handler``);
 * ``templates/assets/vega-runtime.LICENSES.txt``: what the bundle holds and
   where its licences are.
 
@@ -51,11 +52,10 @@ CDN = "https://cdn.jsdelivr.net/npm/"
 MODULES = {
     "View": "vega-view@6.1.0",
     "transforms": "vega-dataflow@6.1.0",
-    "changeset": "vega-dataflow@6.1.0",
     "parse": "vega-parser@7.1.0",
     "Handler": "vega-tooltip@1.0.0",
 }
-# Registered as Vega's own index does, less the transforms named above.
+# Registered in Vega's transform registry as Vega's own index does with all of its packages.
 TRANSFORMS = ("vega-transforms@5.1.0", "vega-view-transforms@5.1.0", "vega-encode@5.1.0")
 
 SNIPPET = "".join(
@@ -63,7 +63,7 @@ SNIPPET = "".join(
      for module in dict.fromkeys(MODULES.values())]
     + [f'import * as t{i} from "{CDN}{module}/+esm";\n' for i, module in enumerate(TRANSFORMS)]
     + [f"Object.assign(transforms, {', '.join(f't{i}' for i in range(len(TRANSFORMS)))});\n",
-       "window.vega = { View, parse, changeset };\n",
+       "window.vega = { View, parse };\n",
        "window.vegaTooltip = { Handler };\n"]
 )
 
