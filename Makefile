@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: site serve test install install-test chromium lint typecheck lint-workflows install-bench bench bench-quick fuzz demo-data f1-data real-leagues lighthouse matchmake-sim clean
+.PHONY: site serve test install install-test chromium lint typecheck lint-workflows install-bench bench bench-quick fuzz demo-data f1-data real-leagues lighthouse vega-runtime matchmake-sim clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -100,6 +100,12 @@ real-leagues: install
 lighthouse: install chromium
 	cd scripts/lighthouse && npm ci --no-audit --no-fund
 	CHROME_PATH=$(CHROMIUM) $(PY) scripts/lighthouse.py
+
+# The player chart compiled to Vega and the runtime that draws it (templates/assets/history.vg.json,
+# vega-runtime.js), after a change to the chart's spec in sitegen/output/charts.py: vl-convert-python
+# (the test extra) does both, and tests/test_vega_runtime.py fails until they are current.
+vega-runtime: install-test
+	$(PY) scripts/vendor_vega_runtime.py
 
 # The matchmaking simulation (seeded, about 30 s): sitegen matchmake's lobbies against FIFO and
 # sort-and-slice, a threshold sweep, and the Pareto chart the Matchmaking spec page shows.

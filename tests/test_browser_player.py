@@ -96,8 +96,9 @@ def _press(t: Tab, name: str, expect_points: int) -> None:
     button = t.page.get_by_role("button", name=name, exact=True)
     button.focus()
     t.page.keyboard.press("Enter")
-    t.page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n",
-                             arg=[POINTS, expect_points])
+    # aria-busy until the chart asked for is on screen (an axis switch keeps the number of points).
+    t.page.wait_for_function("([sel, n]) => !document.querySelector('div.vega[aria-busy]')"
+                             " && document.querySelectorAll(sel).length === n", arg=[POINTS, expect_points])
     assert button.get_attribute("aria-pressed") == "true"
 
 
@@ -192,19 +193,23 @@ def test_a_match_link_lands_on_the_match_and_the_full_history_loads(site, tab):
 
 
 def test_vega_is_fetched_after_the_load_event_and_only_where_a_chart_is(site, tab):
+    """The history chart needs only the small runtime and its compiled spec, never vega.js (the
+    Vega-Lite compiler and vega-embed), and both after the load event."""
     t = tab()
     assert t.open(site + PLAYER).status == 200
-    timing = t.page.evaluate("""() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        const vega = performance.getEntriesByType('resource').filter(e => e.name.endsWith('/assets/vega.js'));
-        return [nav.loadEventStart, vega.map(e => e.startTime)];
-    }""")
-    load, starts = timing
-    assert len(starts) == 1 and starts[0] >= load, timing
+    load, fetched = t.page.evaluate("""() => [
+        performance.getEntriesByType('navigation')[0].loadEventStart,
+        performance.getEntriesByType('resource').map(e => [new URL(e.name).pathname.split('/').pop(), e.startTime])]""")
+    names = [name for name, _ in fetched]
+    for name in ("vega-runtime.js", "history.vg.json"):
+        starts = [start for n, start in fetched if n == name]
+        assert len(starts) == 1 and starts[0] >= load, (name, load, fetched)
+    assert "vega.js" not in names and "history.vl.json" not in names, names
     t.open(site + "leagues/x/matches/games/")
     t.open(site + PLAYER + "opponents/")
     fetched = t.page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
-    assert not [u for u in fetched if u.endswith("vega.js")], "vega.js fetched on a page without a chart"
+    names = {u.rsplit("/", 1)[-1] for u in fetched}
+    assert not names & {"vega.js", "vega-runtime.js", "history.vg.json"}, "Vega fetched on a page without a chart"
     assert not t.problems, t.problems
 
 
@@ -262,3 +267,51 @@ def test_axe_finds_no_violation_with_the_switches_shown(site, tab, viewport, sch
         for v in axe.run(t.page).response["violations"]:
             found.append(f"/{path}: {v['id']} {v['help']}: {[n['target'] for n in v['nodes'][:3]]}")
     assert not found and not t.problems, found + t.problems
+
+
+def test_dark_scheme_draws_the_dark_compile_on_the_page_background(site, tab):
+    t = tab(color_scheme="dark")
+    assert t.open(site + PLAYER).status == 200
+    assert _points(t) == GAMES
+    colours = t.page.evaluate("""() => {
+        const svg = document.querySelector('div.vega .vega-live svg');
+        return [svg.style.backgroundColor, svg.querySelector('g.role-axis-label text').getAttribute('fill')];
+    }""")
+    assert colours[0] == "transparent", colours                  # the page's own background shows
+    assert colours[1] == "#fff", colours                                         # vega-themes' dark labels
+    _press(t, "Game number", GAMES)
+    assert sorted(_axis_titles(t)) == ["Game", "Rating"]
+    assert not t.problems, t.problems
+
+
+def test_a_theme_player_page_naming_the_vega_lite_spec_still_gets_its_chart(tmp_path, tab):
+    """A site's own player.html written before the compiled spec (data-spec-url, history.vl.json)
+    is drawn by vega-embed from vega.js, switches and all."""
+    from pathlib import Path
+
+    from sitegen.commands.build import build
+
+    theme = (Path(__file__).resolve().parent.parent / "templates" / "player.html").read_text(encoding="utf-8")
+    old = theme.replace("data-vega-url=", "data-spec-url=").replace("assets/history.vg.json", "assets/history.vl.json")
+    assert old != theme
+    root = write_files(tmp_path / "root", {
+        "matches/x/league.toml": league_toml("elo", name="Player League", params='k = 20\nk_of = "each"'),
+        "matches/x/games.toml": _games(),
+        "templates/player.html": old,
+    })
+    build(root, tmp_path / "served" / "site")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path / "served")))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        t = tab()
+        assert t.open(f"http://127.0.0.1:{server.server_address[1]}/site/{PLAYER}").status == 200
+        assert _points(t) == GAMES
+        t.page.get_by_role("button", name="Last 100 games", exact=True).click()
+        t.page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n", arg=[POINTS, 100])
+        fetched = {u.rsplit("/", 1)[-1] for u in t.page.evaluate(
+            "() => performance.getEntriesByType('resource').map(e => e.name)")}
+        assert {"vega.js", "history.vl.json"} <= fetched and "vega-runtime.js" not in fetched, fetched
+        assert not t.problems, t.problems
+    finally:
+        server.shutdown()
+        server.server_close()
