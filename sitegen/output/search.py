@@ -173,7 +173,8 @@ def match_records(lv: LeagueView) -> Iterable[Record]:
 def group_records(lv: LeagueView) -> Iterable[Record]:
     """A big league's matches (model/scale.py) are found by their match-file pages: a record
     per page, found by the ids, dates, titles and players of every match on it, leads to the
-    page, where the match is a row at its anchor. Each word is listed once a page, and the
+    page, where the match is a row at its anchor (search.js links a search for one match's id
+    to that anchor). Each word is listed once a page, and the
     pages of a word follow each other closely, so its delta-coded numbers stay short: a
     record per match cost ~135 bytes a match."""
     dates: dict[object, str] = {}

@@ -25,6 +25,7 @@
   var current = 0;         // the latest search; an older one's answer is dropped
   var found = [];          // the latest search's record numbers, not yet shown past `shown`
   var shown = 0;
+  var query = "";          // the latest search's text, as typed
 
   function fetchJSON(path) {
     if (!files[path]) {
@@ -128,9 +129,15 @@
     window.history.replaceState(null, "", url.href);
   }
 
-  function item(hit, record) {
+  // A big league's matches are found by the match-file pages that list them, a record a page
+  // (sitegen/output/search.py): a search for one match's id leads to its row on that page, at
+  // "#m-" and the id (sitegen/model/groups.py). A page that does not hold it opens at the top.
+  var MATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+  function item(hit, record, q) {
     var href = new URL(record[0], root);
     if (href.origin !== root.origin) return null;   // only pages of this site
+    if (hit.kind === "match" && !href.hash && MATCH_ID.test(q)) href.hash = "m-" + q;
     var li = document.createElement("li");
     li.className = "search-result";
     var a = document.createElement("a");
@@ -174,7 +181,7 @@
       if (first) list.replaceChildren();
       shown += batch.length;
       records.forEach(function (record, i) {
-        var li = record && item(batch[i], record);
+        var li = record && item(batch[i], record, query);
         if (li) list.appendChild(li);
       });
       more.hidden = shown >= found.length;
@@ -199,6 +206,7 @@
       if (id !== current) return;
       found = results;
       shown = 0;
+      query = q;
       return showMore(id, true).then(function (drawn) {
         if (!drawn) return;
         // Said once the results are on the page, so the count read out matches what is shown.
