@@ -187,7 +187,9 @@ HALVES_FROM = 20_000
 def _validated(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
                shared: Shared) -> tuple[list[Keyed], set[str], set[str]] | None:
     """``files`` checked on their own: (keyed matches, names played, ids), None at any problem."""
-    problems, seen_ids, played = Problems(), {}, set()      # type: ignore[var-annotated]
+    problems = Problems()
+    seen_ids: dict[str, Callable[[], str]] = {}
+    played: set[str] = set()
     keyed: list[Keyed] = []
     for f in files:
         keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played, problems, shared))
