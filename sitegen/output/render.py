@@ -106,14 +106,17 @@ class MatchDateLinks(dict):
         try:
             return dict.__getitem__(self, match.url)
         except KeyError:
-            played = match.match.played
-            # A timestamp's digits, dashes, colons and letters need no escaping.
-            stamp = iso(played)
-            date = stamp[:10] if played.year >= 1000 else fmt_date(played)   # strftime pads no year
-            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}"><time datetime="{stamp}">'
-                          f'{date}</time></a>')
+            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}">{self.shown(match.match.played)}</a>')
             self[match.url] = html
             return html
+
+    @staticmethod
+    def shown(played: datetime) -> str:
+        """The link's text: the date in a ``<time>`` that gives the whole timestamp."""
+        # A timestamp's digits, dashes, colons and letters need no escaping.
+        stamp = iso(played)
+        date = stamp[:10] if played.year >= 1000 else fmt_date(played)   # strftime pads no year
+        return f'<time datetime="{stamp}">{date}</time>'
 
 
 def match_date_links(league, up: str) -> MatchDateLinks:

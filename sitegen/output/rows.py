@@ -14,9 +14,12 @@ render.py, whose digits, signs and separators need no escaping. A row's first ce
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from markupsafe import Markup, escape
 
-from sitegen.output.render import first_changes, fmt_date, fmt_delta, fmt_number, fmt_rating, player_links
+from sitegen.output.render import (MatchDateLinks, first_changes, fmt_date, fmt_delta, fmt_number, fmt_rating,
+                                   player_links)
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -152,24 +155,16 @@ def sibling_links(league, form: str = "") -> SiblingLinks:
     return cache[key]
 
 
-class DayLinks(dict):
+class DayLinks(MatchDateLinks):
     """A match's date linked to its row, the date only (``<a href>date</a>``): a big league's
     player page shows some 25; the time is on the match's row, and a ``<time datetime>``
     around each date is 44 bytes."""
 
-    __slots__ = ("cut", "up")
+    __slots__ = ()
 
-    def __init__(self, league, up: str) -> None:
-        super().__init__()
-        self.cut, self.up = len(league.url), up
-
-    def __getitem__(self, match) -> Markup:      # match: a MatchView, cached by its address
-        try:
-            return dict.__getitem__(self, match.url)
-        except KeyError:
-            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}">{fmt_date(match.match.played)}</a>')
-            self[match.url] = html
-            return html
+    @staticmethod
+    def shown(played: datetime) -> str:
+        return fmt_date(played)
 
 
 def day_links(league, up: str) -> DayLinks:
