@@ -22,6 +22,8 @@ import csv
 import functools
 import io
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -91,28 +93,37 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+@contextmanager
+def serving(folder: Path, name: str = "site-server") -> Iterator[str]:
+    """``folder`` served on 127.0.0.1 by a thread of this process, as a static host would
+    serve it: yields the root URL ("http://127.0.0.1:PORT/"); the server stops after."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     """Build the sites in this process, serve their parent folder on 127.0.0.1 in a thread."""
     from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("served")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
-    root = f"http://127.0.0.1:{server.server_address[1]}/"
-    # Each site knows the address it is served from, as a project site does: the 404
-    # page, served at any depth, links from that path instead of relatively.
-    build(FIXTURE, base / "small", base_url=root + "small/")
-    if HAS_DEMO:
-        build(REPO, base / "demo", base_url=root + "demo/")
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    served = {"small": Site("small", base / "small", root + "small/", FIXTURE_PAGES)}
-    if HAS_DEMO:
-        served["demo"] = Site("demo", base / "demo", root + "demo/", _demo_pages(base / "demo"))
-    yield served
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(base) as root:
+        # Each site knows the address it is served from, as a project site does: the 404
+        # page, served at any depth, links from that path instead of relatively.
+        build(FIXTURE, base / "small", base_url=root + "small/")
+        if HAS_DEMO:
+            build(REPO, base / "demo", base_url=root + "demo/")
+        served = {"small": Site("small", base / "small", root + "small/", FIXTURE_PAGES)}
+        if HAS_DEMO:
+            served["demo"] = Site("demo", base / "demo", root + "demo/", _demo_pages(base / "demo"))
+        yield served
 
 
 

@@ -8,14 +8,11 @@ or page error, no failed request and no request leaving 127.0.0.1 (``Tab`` in te
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import ThreadingHTTPServer
 from urllib.parse import quote
 
 import pytest
 
-from test_browser import VIEWPORTS, Tab, _QuietHandler
+from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: F401 (tab: the fixture)
 from test_scale import site as scale_site
 from sitegen.model import scale
 
@@ -32,27 +29,9 @@ def served(tmp_path_factory):
         mp.setattr(scale, "BIG_LEAGUE_ROWS", 23)
         mp.setattr(scale, "MATCHES_PER_PART", 3)
         build(root, tmp / "out" / "site", cache=False)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp / "out")))
-    thread = threading.Thread(target=server.serve_forever, name="match-search-site", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/site/", tmp / "out" / "site"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(tmp / "out", "match-search-site") as url:
+        yield url + "site/", tmp / "out" / "site"
 
-
-@pytest.fixture
-def tab(browser):
-    tabs: list[Tab] = []
-
-    def _open(viewport: str = "desktop") -> Tab:
-        t = Tab(browser, VIEWPORTS[viewport])
-        tabs.append(t)
-        return t
-
-    yield _open
-    for t in tabs:
-        t.close()
 
 
 def _results(t: Tab, base: str, query: str) -> list[str]:

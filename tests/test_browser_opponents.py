@@ -9,15 +9,12 @@ lowered). No console or page error, no failed request and no request leaving 127
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import ThreadingHTTPServer
 
 import pytest
 
 from helpers import league_toml, write_files
 from test_big_opponents import ODD, OPPONENTS, duels, h2h, lobbies
-from test_browser import VIEWPORTS, Tab, _QuietHandler
+from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: F401 (tab: the fixture)
 from sitegen.model import scale
 from sitegen.output.pages import HEAD_TO_HEAD
 
@@ -42,27 +39,9 @@ def site(tmp_path_factory):
         build(root, served / "site", cache=False)
     small = tmp / "small"
     build(root, small, cache=False)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, name="opponents-site", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/site/", small
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(served, "opponents-site") as url:
+        yield url + "site/", small
 
-
-@pytest.fixture
-def tab(browser):
-    tabs: list[Tab] = []
-
-    def _open(viewport: str = "desktop", **options) -> Tab:
-        t = Tab(browser, VIEWPORTS[viewport], **options)
-        tabs.append(t)
-        return t
-
-    yield _open
-    for t in tabs:
-        t.close()
 
 
 def _rows(t: Tab) -> list[list[str]]:

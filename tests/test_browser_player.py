@@ -16,15 +16,12 @@ test_browser.py).
 
 from __future__ import annotations
 
-import functools
-import threading
 from datetime import datetime, timedelta, timezone
-from http.server import ThreadingHTTPServer
 
 import pytest
 
 from helpers import elo_match, league_toml, write_files
-from test_browser import VIEWPORTS, Tab, _QuietHandler, sync_api
+from test_browser import VIEWPORTS, Tab, serving, sync_api, tab  # noqa: F401 (tab: the fixture)
 from sitegen.output.pages import LATEST_GAMES
 
 pytestmark = pytest.mark.browser
@@ -64,27 +61,9 @@ def site(tmp_path_factory):
     })
     served = tmp_path_factory.mktemp("player-served")
     build(root, served / "site")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, name="player-site", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/site/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(served, "player-site") as url:
+        yield url + "site/"
 
-
-@pytest.fixture
-def tab(browser):
-    tabs: list[Tab] = []
-
-    def _open(viewport: str = "desktop", **options) -> Tab:
-        t = Tab(browser, VIEWPORTS[viewport], **options)
-        tabs.append(t)
-        return t
-
-    yield _open
-    for t in tabs:
-        t.close()
 
 
 def _points(t: Tab) -> int:
@@ -300,11 +279,9 @@ def test_a_theme_player_page_naming_the_vega_lite_spec_still_gets_its_chart(tmp_
         "templates/player.html": old,
     })
     build(root, tmp_path / "served" / "site")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path / "served")))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with serving(tmp_path / "served", "old-theme-site") as url:
         t = tab()
-        assert t.open(f"http://127.0.0.1:{server.server_address[1]}/site/{PLAYER}").status == 200
+        assert t.open(f"{url}site/{PLAYER}").status == 200
         assert _points(t) == GAMES
         t.page.get_by_role("button", name="Last 100 games", exact=True).click()
         t.page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n", arg=[POINTS, 100])
@@ -312,6 +289,3 @@ def test_a_theme_player_page_naming_the_vega_lite_spec_still_gets_its_chart(tmp_
             "() => performance.getEntriesByType('resource').map(e => e.name)")}
         assert {"vega.js", "history.vl.json"} <= fetched and "vega-runtime.js" not in fetched, fetched
         assert not t.problems, t.problems
-    finally:
-        server.shutdown()
-        server.server_close()

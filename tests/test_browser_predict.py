@@ -9,10 +9,7 @@ sitegen/model/predict.py, which tests/test_predict.py holds equal to the engine 
 
 from __future__ import annotations
 
-import functools
 import shutil
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,7 +17,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 from helpers import elo_match, league_toml, write_files  # noqa: E402
-from test_browser import VIEWPORTS, Tab, _QuietHandler  # noqa: E402
+from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: E402, F401 (tab: the fixture)
 from test_browser_phone import WIDE_TABLES  # noqa: E402
 from test_predict import openskill_games  # noqa: E402
 
@@ -60,28 +57,10 @@ def served(tmp_path_factory):
         "matches/osd/m.toml": openskill_games()})
     base = tmp_path_factory.mktemp("served")
     build(root, base / "site")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     rated = {r.league.config.slug: r for r in rate(check(root))}
-    yield f"http://127.0.0.1:{server.server_address[1]}/site/", rated
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(base, "predict-site") as url:
+        yield url + "site/", rated
 
-
-@pytest.fixture
-def tab(browser):
-    tabs = []
-
-    def _open(viewport="desktop"):
-        t = Tab(browser, VIEWPORTS[viewport])
-        tabs.append(t)
-        return t
-
-    yield _open
-    for t in tabs:
-        t.close()
 
 
 def open_predictor(t: Tab, url: str):
