@@ -19,6 +19,16 @@ from sitegen.load.problems import InvalidInput
 REPO = Path(__file__).resolve().parent.parent
 
 
+def load_script(name: str):
+    """scripts/<name>.py imported as module ``name`` (the scripts are not a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module      # a script's dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write ``{relative path: text or bytes}`` under root (text as UTF-8, "\\n" kept as is)."""
     for rel, content in files.items():

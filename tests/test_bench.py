@@ -4,23 +4,18 @@ measures, it does not judge."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, load_script
 from sitegen.commands.build import check
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module          # the dataclasses of bench.py look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name)
 
 
 @pytest.fixture(scope="module")

@@ -9,16 +9,14 @@ in UTC) and 2025 Abu Dhabi (no results yet), with their drivers and circuits.
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 import tomllib
 from datetime import date, datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO, build_data, read_csv
+from helpers import REPO, build_data, load_script, read_csv
 from sitegen.commands.build import check
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "f1-slice"
@@ -26,15 +24,11 @@ FULL_DATA = REPO.parent / "shared" / "data" / "f1"
 COMMITTED = REPO / "matches" / "formula-1"
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("f1_league", REPO / "scripts" / "f1_league.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def f1_script():
+    return load_script("f1_league")
 
 
-f1 = load_script()
+f1 = f1_script()
 
 ARGENTINA_1956 = """\
 [[match]]

@@ -10,9 +10,7 @@ elo1_post and elo2_post.
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import math
-import sys
 import tomllib
 from pathlib import Path
 
@@ -20,22 +18,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import REPO, load_script
 from sitegen.commands.build import check, rate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fivethirtyeight"
 TOLERANCE = 0.01
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("nfl_league", REPO / "scripts" / "nfl_league.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def nfl_script():
+    return load_script("nfl_league")
 
 
-conv = load_script()
+conv = nfl_script()
 
 
 def build_league(tmp_path: Path, key: str, data: Path):

@@ -7,17 +7,15 @@ the issue names: log loss since 1990 below the plain Elo's 0.5699.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import shutil
-import sys
 import tomllib
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, load_script
 from sitegen.commands.build import check, rate
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "football-slice"
@@ -26,11 +24,7 @@ COMMITTED = REPO / "matches" / "football"
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name)
 
 
 fb = load("football_league")

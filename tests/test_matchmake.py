@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -390,14 +389,10 @@ def test_byte_identical_output(make_site, capsys):
 
 def test_simulation_smoke_run_is_reproducible(tmp_path):
     """scripts/matchmake_sim.py --quick: runs, writes its report, chart and figures, the same twice."""
-    import importlib.util
 
-    from helpers import REPO
+    from helpers import load_script
 
-    spec = importlib.util.spec_from_file_location("matchmake_sim", REPO / "scripts" / "matchmake_sim.py")
-    sim = importlib.util.module_from_spec(spec)
-    sys.modules["matchmake_sim"] = sim          # dataclasses look their module up there
-    spec.loader.exec_module(sim)
+    sim = load_script("matchmake_sim")
     outs = []
     for k in range(2):
         out = tmp_path / f"run{k}"

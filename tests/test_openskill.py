@@ -8,9 +8,7 @@ never sitegen's own wrapper: every number a league writes must be the package's.
 from __future__ import annotations
 
 import filecmp
-import importlib.util
 import math
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from helpers import REPO, league_data, league_toml, problems_of, rows_of
+from helpers import REPO, league_data, load_script, league_toml, problems_of, rows_of
 from sitegen.rating.base import Match, RatingDiverged
 from sitegen.rating.openskill import OpenSkill
 
@@ -274,11 +272,7 @@ def test_titles_results_and_outcomes():
 # --- the CDL converter -------------------------------------------------------------------
 
 def load_converter():
-    spec = importlib.util.spec_from_file_location("cdl_league", REPO / "scripts" / "cdl_league.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["cdl_league"] = module          # dataclasses look their module up while defining
-    spec.loader.exec_module(module)
-    return module
+    return load_script("cdl_league")
 
 
 FIXTURE = Path(__file__).parent / "fixtures" / "cdl"

@@ -27,27 +27,18 @@ from __future__ import annotations
 
 import csv
 import difflib
-import importlib.util
 import io
 import math
 import posixpath
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import load_script
 
 
-def _load_update_golden():
-    spec = importlib.util.spec_from_file_location("update_golden", REPO / "scripts" / "update_golden.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-golden_tool = _load_update_golden()
+golden_tool = load_script("update_golden")
 UPDATE = "python scripts/update_golden.py"
 
 

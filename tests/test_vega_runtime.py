@@ -8,26 +8,17 @@ the runtime bundle and its licence note. vl-convert-python (the test extra) does
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from helpers import load_script
 RERUN = "python scripts/vendor_vega_runtime.py"
 
 vl_convert = pytest.importorskip("vl_convert", reason="vl-convert-python (the test extra) is not installed")
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("vendor_vega_runtime", REPO / "scripts" / "vendor_vega_runtime.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
+script = load_script("vendor_vega_runtime")
 
 
 def test_compiled_history_chart_is_current():
