@@ -25,6 +25,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
 MARSHAL, PICKLE = b"m", b"p"
 
+# A checked match as validate.py sorts them: ((played, path in the league, position), the
+# match, whether its id is explicit), the history order's sort key first.
 Keyed = tuple[tuple[datetime, str, int], Match, bool]
 
 

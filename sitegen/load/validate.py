@@ -16,6 +16,8 @@ from typing import Any
 from sitegen.rating import collector, limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
 from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
+from sitegen.load import forked, halves
+from sitegen.load.halves import Keyed
 from sitegen.load.problems import Problems
 from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
@@ -175,9 +177,6 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
                      match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
 
 
-# Keyed = ((played, path in the league, position), the match, whether its id is explicit): the
-# history order's sort key first.
-Keyed = tuple[tuple[datetime, str, int], Match, bool]
 
 # Raw match tables above which a league's files are checked in two halves, the second in a
 # forked child on the second core (``_in_halves``): below, the fork costs more than it saves.
@@ -203,7 +202,6 @@ def _in_halves(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster
     of checking them). None, and the caller checks every file in turn, where there is one core
     or the league is short, and wherever either half has a problem or both use one id: the
     problems are then found and worded exactly as one pass finds them."""
-    from sitegen.load import forked, halves
     sizes = [len(m) if isinstance(m := f.data.get("match"), list) else 0 for f in files]
     total = sum(sizes)
     if total < HALVES_FROM or len(files) < 2:

@@ -12,11 +12,11 @@ its result back when asked.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from collections.abc import Callable
 from typing import Any
 
+from sitegen.load.forked import cores
 from sitegen.rating import collector
 
 # Below this many pages a pool costs more than it saves (the fork, the HTML sent back).
@@ -39,13 +39,6 @@ def _as_a_worker() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
-
-def cores() -> int:
-    """The cores this process may run on (a container's or CI runner's share, not the machine's)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:        # not Linux
-        return os.cpu_count() or 1
 
 
 class _Forked:
