@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sitegen.commands.build import build, check
 from sitegen.commands.cli import main
 from sitegen.commands.serve import rebuild
-from sitegen.load.cache import FOLDER, Cache, league_digest, match_order, open_cache
+from sitegen.load.cache import FOLDER, Cache, league_history, open_cache
 from sitegen.model.history import rate_league
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.load.problems import InvalidInput
@@ -234,7 +234,7 @@ def test_prune_keeps_what_the_last_builds_used(tmp_path: Path) -> None:
 def test_match_order_finds_the_first_changed_match(site: Path) -> None:
     def order() -> list[str]:
         league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
-        return match_order(site, league)
+        return league_history(site, league)[0]
 
     before = order()
     append(site)
@@ -260,7 +260,7 @@ def test_bootstrap_intervals_come_from_the_cache_only_for_the_same_input(site: P
     run = cached_bootstrap(cache, site)
     fresh = bootstrap(rated)
     assert fresh and run(rated) == fresh
-    key = league_digest(site, league)
+    key = league_history(site, league)[1]
     assert cache.get("bootstrap", key) == fresh
     # A planted entry under the key is what a hit returns: the key, not the value, is checked.
     cache.put("bootstrap", key, {name: (0.0, 1.0) for name in fresh})
@@ -269,8 +269,8 @@ def test_bootstrap_intervals_come_from_the_cache_only_for_the_same_input(site: P
     for edit in (comment_players, change_league, append):
         edit(site)
         changed = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
-        assert league_digest(site, changed) != key
-        key = league_digest(site, changed)
+        assert league_history(site, changed)[1] != key
+        key = league_history(site, changed)[1]
 
 
 def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_path: Path, capsys) -> None:
@@ -300,10 +300,10 @@ def test_match_order_s_first_difference_is_the_first_changed_match(tmp_path_fact
     at = data.draw(st.integers(0, len(scores) - 1))
     after = list(before)
     after[at] = _match(at, 1.0 - scores[at] if scores[at] != 0.5 else 0.0)
-    a = match_order(root, League(config, tuple(before)))       # type: ignore[arg-type]
-    b = match_order(root, League(config, tuple(after)))        # type: ignore[arg-type]
+    a = league_history(root, League(config, tuple(before)))[0]       # type: ignore[arg-type]
+    b = league_history(root, League(config, tuple(after)))[0]        # type: ignore[arg-type]
     assert a[:at] == b[:at] and all(x != y for x, y in zip(a[at:], b[at:]))
-    longer = match_order(root, League(config, (*before, _match(len(scores), 1.0))))   # type: ignore[arg-type]
+    longer = league_history(root, League(config, (*before, _match(len(scores), 1.0))))[0]   # type: ignore[arg-type]
     assert longer[:len(a)] == a and len(longer) == len(a) + 1
 
 

@@ -2,11 +2,11 @@
 a small edit redoes only what the edit touched.
 
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
-(load/site.py); a league's bootstrap intervals keyed by ``league_digest``, every input of its
-ratings (model/honest.py); and each league's match-order fingerprint (``match_order``, stored by
-commands/build.py), from which a later build can tell the first match that changed. Every key also covers sitegen's own
-code (``code_digest``: every source and template file of the package), so an upgraded or edited
-sitegen never reads what an older one wrote.
+(load/site.py); a league's bootstrap intervals keyed by the digest of every input of its
+ratings (``league_history``, model/honest.py); and each league's match-order fingerprint, stored
+with them from the same pass, from which a later build can tell the first match that changed.
+Every key also covers sitegen's own code (``code_digest``: every source and template file of the
+package), so an upgraded or edited sitegen never reads what an older one wrote.
 
 Why it cannot change a result. An entry is a pickle whose first item repeats its full key: an
 entry that cannot be read, does not unpickle, or was written for another key (a collision, a
@@ -163,7 +163,7 @@ def league_history(root: Path, league: League) -> tuple[list[str], str]:
 
     Entry i covers the league's other inputs (``_league_head``) and matches 0..i in history
     order, each by everything the rating reads of it (its repr: id, time, file, position,
-    players, entries, extra): kept after a build (``match_order``), so that a later one can tell
+    players, entries, extra): kept after a build, so that a later one can tell
     the first match that changed, the first entry that differs. The whole digest keys what is
     computed from every input of the league's ratings (the bootstrap intervals, model/honest.py).
     Both come from one pass: a repr a match is most of the cost."""
@@ -173,16 +173,6 @@ def league_history(root: Path, league: League) -> tuple[list[str], str]:
         h.update(repr(m).encode("utf-8"))
         out.append(h.copy().hexdigest()[:16])
     return out, h.hexdigest()
-
-
-def match_order(root: Path, league: League) -> list[str]:
-    """``league_history``'s prefix digests."""
-    return league_history(root, league)[0]
-
-
-def league_digest(root: Path, league: League) -> str:
-    """One sha256 over everything a league's ratings are computed from (``match_order``'s last entry, whole)."""
-    return league_history(root, league)[1]
 
 
 def open_cache(root: Path, enabled: bool = True, *, writable: bool = True) -> Cache | None:

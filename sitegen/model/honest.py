@@ -115,9 +115,9 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
 
 def cached_bootstrap(cache: Cache, root: Path) -> Callable[[RatedLeague], dict[str, Interval]]:
     """``bootstrap`` through the build cache (load/cache.py), keyed by every input of the league's
-    ratings (``league_digest``): a rebuild after an edit elsewhere (a page of content/, a
+    ratings (``league_history``'s digest): a rebuild after an edit elsewhere (a page of content/, a
     template, another league) does not replay the resamples again. The league's match-order
-    fingerprint (``match_order``) is stored on the way, from the same pass over its matches:
+    fingerprint (``league_history``'s prefix digests) is stored on the way, from the same pass over its matches:
     this runs in a process of its own beside the pages (output/pages.py), where the pass costs
     the build no time (five seconds at a million matches)."""
     def run(rated: RatedLeague) -> dict[str, Interval]:
