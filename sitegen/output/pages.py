@@ -122,12 +122,15 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     # pages (markdown, formulas, the spec pages' charts), which need no league's ratings.
     intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
     content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
-    children: list[Background | Batch] = [intervals, content]     # stopped however the build ends
+    # So does a fourth the accuracy comparisons (the league's predictions scored, and its
+    # ratings replayed with the default parameters): they too need only the ratings.
+    comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
+    children: list[Background | Batch] = [intervals, content, comparisons]   # stopped however the build ends
     try:
         # The leagues' view models live until every page is written: once made, they are frozen
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
-            _render_site(site, rated, output, freeze, intervals, content, children, base_url=base_url,
+            _render_site(site, rated, output, freeze, intervals, content, comparisons, children, base_url=base_url,
                          provenance=provenance, ledger_keys=ledger_keys)
     finally:
         for child in children:
@@ -135,7 +138,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
 
 
 def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
-                 intervals: Background, content_pages: Background, children: list[Background | Batch], *,
+                 intervals: Background, content_pages: Background, comparisons: Background,
+                 children: list[Background | Batch], *,
                  base_url: str | None, provenance: Provenance | None,
                  ledger_keys: Callable[[str], str | None] | None) -> None:
     settings = site.settings
@@ -257,7 +261,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     for lv in leagues:
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug), bootstrap_of)
-        comparison = compare(lv.rated)
+        comparison = comparisons.result()[lv.config.slug]
         if ledger_keys is not None and "pools" in lv.rated.league.config.system.ledger_tables:
             key = ledger_keys(lv.config.slug)
             if key is not None:

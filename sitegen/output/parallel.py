@@ -4,7 +4,7 @@ The parent queues every page; forked workers make them. A page's context, or for
 pages the job that models them, reaches a worker through the fork (memory shared
 copy-on-write), never through pickling; the worker renders and writes the files itself and
 sends back only their paths and sizes, in page order, so the output is byte for byte what
-one process writes. ``Background`` runs one job (the data files, the bootstrap intervals,
+one process writes. ``Background`` runs one job (the data files, the bootstrap intervals, the accuracy comparisons,
 the content pages, the search index) in a forked process while the parent goes on, and hands
 its result back when asked.
 """
