@@ -105,6 +105,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     """
     from sitegen.load import provenance
     from sitegen.output.pages import render_site, site_base_url
+    from sitegen.model.predict import player_states, predicts
     from sitegen.model.table import ledger_frame
     from sitegen.output.parallel import Background
 
@@ -126,11 +127,14 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         freeze()
         progress.rating(site)
         rated = rate(site)
-        # Each league's ledger frame (model/table.py) is made here, once: the data files'
-        # process and this one (the board, the careers) both read it, and a process forked
-        # after it shares it instead of making its own (2 s of a million-match league's).
+        # Each league's ledger frame (model/table.py) and predictor states (model/predict.py)
+        # are made here, once: the data files' process and this one (the board, the careers,
+        # the predictions) both read them, and a process forked after them shares them
+        # instead of making its own (3 s of a million-match league's).
         for league in rated:
             ledger_frame(league)
+            if predicts(league.league.config.system):
+                player_states(league)
         freeze()
         # With the cache, files equal to the published ones are linked, not rewritten (write.py).
         output = Output(out, reuse=store is not None)
