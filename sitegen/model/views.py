@@ -5,6 +5,8 @@ Templates only format; every ordering, count and explanation is decided here.
 
 from __future__ import annotations
 
+import gc
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -300,6 +302,12 @@ class _Lines:
         # Bound once: called for every line of a million-match league.
         self.describe, self.result, self.outcome = system.describe, system.result, system.outcome
         self.tier_of = config.tier_of if config.tiers else None     # no tiers: every line's is None
+        # tier_of as one bisect over the lower bounds, where they ascend and are numbers: the
+        # last tier a rating reaches is then the last of those at or below it.
+        bounds = [t.min_rating for t in config.tiers]
+        ascending = all(isinstance(b, (int, float)) and b == b for b in bounds) and bounds == sorted(bounds)
+        self.bounds = bounds if config.tiers and ascending else None
+        self.tiers: list[Tier | None] = [None, *config.tiers]
         self.integer = system.integer_ratings
         # A big league's match rows show no formula (model/scale.py): none is written out.
         self.formulas = not is_big(rated)
@@ -345,6 +353,7 @@ def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: l
     one = make.texts.setdefault
     describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
     formulas, integer = make.formulas, make.integer
+    bounds, tiers = make.bounds, make.tiers
     for lo in range(0, len(matches), PAGE):
         hi = min(len(matches), lo + PAGE)
         r0, r1 = offsets[lo], offsets[hi]
@@ -368,9 +377,11 @@ def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: l
                 before, after = befores[j], afters[j]
                 terms = RowTerms(table, r0 + j, k)
                 details, score = describe(entry), result(m, i)
+                # A rating after is a number here (a column's), NaN reaching no tier as in tier_of.
+                tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
+                    tier_of(after) if tier_of else None)
                 lines.append(MatchLine(
-                    link_at[who[j]], one(details, details), outcome(m, i), before, after, terms,
-                    tier_of(after) if tier_of else None,
+                    link_at[who[j]], one(details, details), outcome(m, i), before, after, terms, tier,
                     formula(terms, before, after, integer) if formulas else "", entry.get("team"),
                     None, one(score, score)))
             key = table.keys[k]
@@ -382,7 +393,13 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # waits until they are built instead of walking the growing heap again and again
     # (a 100k-match league: 2.5 of the 5 seconds this took).
     with collector.paused():
-        return _league_view(rated, roster)
+        view = _league_view(rated, roster)
+        # Inside a build's frozen block (rating/collector.py), which freezes the views once
+        # all are made: frozen now, the collection that would follow the pause does not walk
+        # every new line and game once more (a third of this stage's time).
+        if gc.get_freeze_count():
+            gc.freeze()
+    return view
 
 
 def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
