@@ -261,6 +261,8 @@ def formula(terms: Mapping[str, float | str | None], before: float | None, after
 
 
 Found = dict[str, tuple[Change, str, tuple[str, ...]]]
+# Texts of entries kept at most: entries alike are one object, but a lobby's may all differ.
+DESCRIBED = 4096
 # A match and its lines, with its event's key and matches, as the main loop takes them.
 Made = tuple[Match, list[MatchLine], str, tuple[str, ...]]
 
@@ -354,6 +356,8 @@ def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: l
     describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
     formulas, integer = make.formulas, make.integer
     bounds, tiers = make.bounds, make.tiers
+    # The entries live as long as the league's matches, so their ids name them all the while.
+    described: dict[int, str] = {}
     for lo in range(0, len(matches), PAGE):
         hi = min(len(matches), lo + PAGE)
         r0, r1 = offsets[lo], offsets[hi]
@@ -376,12 +380,19 @@ def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: l
             for i, (j, entry) in enumerate(zip(rows, m.entries)):
                 before, after = befores[j], afters[j]
                 terms = RowTerms(table, r0 + j, k)
-                details, score = describe(entry), result(m, i)
+                # One text per entry object: validation shares an entry among every player with
+                # the same fields (load/validate.py), and describe reads the entry alone.
+                details = described.get(id(entry))
+                if details is None:
+                    details = one(text := describe(entry), text)
+                    if len(described) < DESCRIBED:
+                        described[id(entry)] = details
+                score = result(m, i)
                 # A rating after is a number here (a column's), NaN reaching no tier as in tier_of.
                 tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
                     tier_of(after) if tier_of else None)
                 lines.append(MatchLine(
-                    link_at[who[j]], one(details, details), outcome(m, i), before, after, terms, tier,
+                    link_at[who[j]], details, outcome(m, i), before, after, terms, tier,
                     formula(terms, before, after, integer) if formulas else "", entry.get("team"),
                     None, one(score, score)))
             key = table.keys[k]
