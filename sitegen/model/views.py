@@ -22,7 +22,8 @@ from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
-from sitegen.model.scale import MATCHES_PER_PART, is_big
+from sitegen.model import scale
+from sitegen.model.scale import is_big
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
 from sitegen.rating.events import PAGE, EventTable, RowTerms, event_keys
@@ -478,7 +479,8 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         for p in players.values():
             _extremes(p)
 
-    groups = group_matches(views, base, MATCHES_PER_PART if not make.formulas else None)  # sets every view's url
+    # scale.matches_per_part, without counting the league's appearances again.
+    groups = group_matches(views, base, scale.MATCHES_PER_PART if not make.formulas else None)  # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
