@@ -322,7 +322,6 @@ def _event_lines(rated: RatedLeague, make: _Lines) -> tuple[Iterator[Made], bool
     """Each match's lines from its events' changes (any events); whether some change spans
     several of a player's matches (a period)."""
     changes_of, in_event = _match_changes(rated)
-    periods = bool(in_event)
 
     def made() -> Iterator[Made]:
         link, one = make.links.__getitem__, make.texts.setdefault
@@ -340,7 +339,7 @@ def _event_lines(rated: RatedLeague, make: _Lines) -> tuple[Iterator[Made], bool
                     link(name), one(details, details), outcome(m, i), c.before, c.after, terms,
                     tier_of(c.after) if tier_of else None,
                     formula(terms, c.before, c.after, integer) if formulas else "", entry.get("team"),
-                    event_key if periods and in_event[(event_key, name)] > 1 else None, one(score, score)))
+                    event_key if in_event[(event_key, name)] > 1 else None, one(score, score)))
             yield m, lines, event_key, event_matches
 
     return made(), any(n > 1 for n in in_event.values())
@@ -408,7 +407,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         view = _league_view(rated, roster)
         # Inside a build's frozen block (rating/collector.py), which freezes the views once
         # all are made: frozen now, the collection that would follow the pause does not walk
-        # every new line and game once more (a third of this stage's time).
+        # every new line and game once more (0.3 s of 100,000 duels' views).
         if gc.get_freeze_count():
             gc.freeze()
     return view
