@@ -64,17 +64,22 @@ def group_matches(views: list[MatchView], base: str, per_part: int | None = None
     by_file: dict[str, list[MatchView]] = {}
     for v in views:
         by_file.setdefault(v.match.file, []).append(v)
+    # Where no id needs escaping (one search over them all), an anchor is "m-" and the id.
+    plain = _UNSAFE.search("".join([v.match.id for v in views])) is None
     groups: list[MatchGroup] = []
     taken: set[str] = set()
     for file, members in by_file.items():
-        parts: list[list[MatchView]] = [[]]
+        part: list[MatchView] = []
+        parts = [part]
         lines = 0
         for v in members:
-            if parts[-1] and (len(parts[-1]) >= per_part or lines + len(v.lines) > LINES_PER_PART):
-                parts.append([])
+            n = len(v.lines)
+            if part and (len(part) >= per_part or lines + n > LINES_PER_PART):
+                part = []
+                parts.append(part)
                 lines = 0
-            parts[-1].append(v)
-            lines += len(v.lines)
+            part.append(v)
+            lines += n
         rel = file.split("/", 2)[2] if file.count("/") >= 2 else file   # matches/<league>/<path>
         name = rel[: -len(".toml")] if rel.endswith(".toml") else rel
         folder = _folder(name)
@@ -88,7 +93,11 @@ def group_matches(views: list[MatchView], base: str, per_part: int | None = None
         taken.update(urls)
         for k, (url, chunk) in enumerate(zip(urls, parts), start=1):
             group = MatchGroup(file, name, url, k, chunk, urls, len(groups))
-            for v in chunk:
-                v.url = f"{url}#{anchor(v.match.id)}"
+            if plain:
+                for v in chunk:
+                    v.url = f"{url}#m-{v.match.id}"
+            else:
+                for v in chunk:
+                    v.url = f"{url}#{anchor(v.match.id)}"
             groups.append(group)
     return groups

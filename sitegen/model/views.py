@@ -5,11 +5,16 @@ Templates only format; every ordering, count and explanation is decided here.
 
 from __future__ import annotations
 
+import gc
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain
 from typing import Any
+
+import numpy as np
 
 from slugify import slugify
 
@@ -17,10 +22,11 @@ from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague
-from sitegen.model.scale import is_big, matches_per_part
+from sitegen.model import scale
+from sitegen.model.scale import is_big
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
-from sitegen.rating.events import EventTable, event_keys
+from sitegen.rating.events import PAGE, EventTable, RowTerms, event_keys
 
 RECENT = 12
 
@@ -256,18 +262,24 @@ def formula(terms: Mapping[str, float | str | None], before: float | None, after
 
 
 Found = dict[str, tuple[Change, str, tuple[str, ...]]]
+# Texts of entries kept at most: entries alike are one object, but a lobby's may all differ.
+DESCRIBED = 4096
+# A match and its lines, with its event's key and matches, as the main loop takes them.
+Made = tuple[Match, list[MatchLine], str, tuple[str, ...]]
+
+
+def _one_per_match(rated: RatedLeague) -> EventTable | None:
+    """The league's columns where every event is the one match of the same position, else None."""
+    events, matches = rated.events, rated.league.matches
+    if isinstance(events, EventTable) and events.matches is None and event_keys(events) == [m.id for m in matches]:
+        return events
+    return None
 
 
 def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[str, str]]]:
     """Each match's changes by player, with their event's key and matches, match after match;
     and how many of a player's matches each (event, player) spans."""
     events, matches = rated.events, rated.league.matches
-    if isinstance(events, EventTable) and events.matches is None and event_keys(events) == [m.id for m in matches]:
-        # One event per match, in the matches' order: each made as it is read, none held after
-        # its match's lines (a period of one match spans one match of each of its players);
-        # the lines keep each change's terms as a RowTerms over the columns, not a dict.
-        one = (({c.player: (c, e.key, e.matches) for c in e.changes}) for e in events.light())
-        return one, Counter()
     # Which change belongs to which player in which match; a period's change
     # belongs to every match of the period the player played in.
     change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
@@ -283,12 +295,122 @@ def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[s
     return ({name: change_of[(m.id, name)] for name in m.players} for m in matches), in_event
 
 
+class _Lines:
+    """What every line of a league is made with: its system's texts, tiers and formulas."""
+
+    def __init__(self, rated: RatedLeague, links: dict[str, Link]) -> None:
+        config = rated.league.config
+        system = config.system
+        self.links = links
+        # Bound once: called for every line of a million-match league.
+        self.describe, self.result, self.outcome = system.describe, system.result, system.outcome
+        self.tier_of = config.tier_of if config.tiers else None     # no tiers: every line's is None
+        # tier_of as one bisect over the lower bounds, where they ascend and are numbers: the
+        # last tier a rating reaches is then the last of those at or below it.
+        bounds = [t.min_rating for t in config.tiers]
+        ascending = all(isinstance(b, (int, float)) and b == b for b in bounds) and bounds == sorted(bounds)
+        self.bounds = bounds if config.tiers and ascending else None
+        self.tiers: list[Tier | None] = [None, *config.tiers]
+        self.integer = system.integer_ratings
+        # A big league's match rows show no formula (model/scale.py): none is written out.
+        self.formulas = not is_big(rated)
+        # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
+        self.texts: dict[str, str] = {}
+
+
+def _event_lines(rated: RatedLeague, make: _Lines) -> tuple[Iterator[Made], bool]:
+    """Each match's lines from its events' changes (any events); whether some change spans
+    several of a player's matches (a period)."""
+    changes_of, in_event = _match_changes(rated)
+
+    def made() -> Iterator[Made]:
+        link, one = make.links.__getitem__, make.texts.setdefault
+        describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
+        formulas, integer = make.formulas, make.integer
+        for m, found in zip(rated.league.matches, changes_of):
+            lines = []
+            event_key = ""
+            event_matches: tuple[str, ...] = ()
+            for i, (name, entry) in enumerate(zip(m.players, m.entries)):
+                c, event_key, event_matches = found[name]
+                terms = c.terms         # shared with the change, not copied: a million lines in big leagues
+                details, score = describe(entry), result(m, i)
+                lines.append(MatchLine(
+                    link(name), one(details, details), outcome(m, i), c.before, c.after, terms,
+                    tier_of(c.after) if tier_of else None,
+                    formula(terms, c.before, c.after, integer) if formulas else "", entry.get("team"),
+                    event_key if in_event[(event_key, name)] > 1 else None, one(score, score)))
+            yield m, lines, event_key, event_matches
+
+    return made(), any(n > 1 for n in in_event.values())
+
+
+def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: list[bool]) -> Iterator[Made]:
+    """Each match's lines read straight from the columns, one event per match (``_one_per_match``):
+    no event or change is made, only the lines' RowTerms. ``aligned`` is set False unless every
+    event's rows are its match's players in order (then row r is the r-th line of the league)."""
+    matches = rated.league.matches
+    names, offsets = table.names, table.offsets.tolist()
+    link_at = [make.links[name] for name in names]
+    one = make.texts.setdefault
+    describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
+    formulas, integer = make.formulas, make.integer
+    bounds, tiers = make.bounds, make.tiers
+    # The entries live as long as the league's matches, so their ids name them all the while.
+    described: dict[int, str] = {}
+    for lo in range(0, len(matches), PAGE):
+        hi = min(len(matches), lo + PAGE)
+        r0, r1 = offsets[lo], offsets[hi]
+        who = table.player[r0:r1].tolist()
+        befores, afters = table.befores(r0, r1), table.after[r0:r1].tolist()
+        chunk = matches[lo:hi]
+        # Checked a page at a time in C: the rows are the players as the matches list them.
+        in_order = ([names[p] for p in who] == list(chain.from_iterable(m.players for m in chunk)))
+        for k, m in enumerate(chunk, lo):
+            a = offsets[k] - r0
+            rows: Sequence[int]
+            if in_order and offsets[k + 1] - offsets[k] == len(m.players):
+                rows = range(a, a + len(m.players))
+            else:
+                aligned[0] = False
+                # As the changes by player: the last of a player's rows in the event.
+                row_of = {names[who[j]]: j for j in range(a, offsets[k + 1] - r0)}
+                rows = [row_of[name] for name in m.players]
+            lines = []
+            for i, (j, entry) in enumerate(zip(rows, m.entries)):
+                before, after = befores[j], afters[j]
+                terms = RowTerms(table, r0 + j, k)
+                # One text per entry object: validation shares an entry among every player with
+                # the same fields (load/validate.py), and describe reads the entry alone.
+                details = described.get(id(entry))
+                if details is None:
+                    details = one(text := describe(entry), text)
+                    if len(described) < DESCRIBED:
+                        described[id(entry)] = details
+                score = result(m, i)
+                # A rating after is a number here (a column's), NaN reaching no tier as in tier_of.
+                tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
+                    tier_of(after) if tier_of else None)
+                lines.append(MatchLine(
+                    link_at[who[j]], details, outcome(m, i), before, after, terms, tier,
+                    formula(terms, before, after, integer) if formulas else "", entry.get("team"),
+                    None, one(score, score)))
+            key = table.keys[k]
+            yield m, lines, key, (key,)
+
+
 def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
     # (a 100k-match league: 2.5 of the 5 seconds this took).
     with collector.paused():
-        return _league_view(rated, roster)
+        view = _league_view(rated, roster)
+        # Inside a build's frozen block (rating/collector.py), which freezes the views once
+        # all are made: frozen now, the collection that would follow the pause does not walk
+        # every new line and game once more (0.3 s of 100,000 duels' views).
+        if gc.get_freeze_count():
+            gc.freeze()
+    return view
 
 
 def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
@@ -309,59 +431,61 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         )
 
     links = {name: Link(name, pv.url) for name, pv in players.items()}
-    link = links.__getitem__
-
-    changes_of, in_event = _match_changes(rated)
-    periods = bool(in_event)        # empty where every event is one match: no line is in a period
+    # Links compare by identity: each line finds its player by its link, hashed in C.
+    player_of = {links[name]: pv for name, pv in players.items()}
+    make = _Lines(rated, links)
+    table = _one_per_match(rated)
+    aligned = [table is not None]
+    if table is not None:
+        made, periods = _table_lines(rated, table, make, aligned), False
+    else:
+        made, periods = _event_lines(rated, make)
     views: list[MatchView] = []
-    counts: Counter[str] = Counter()
-    # A big league's match rows show no formula (model/scale.py): none is written out.
-    formulas = not is_big(rated)
-    integer = system.integer_ratings
-    # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
-    texts: dict[str, str] = {}
-    one = texts.setdefault
-    for m, found in zip(rated.league.matches, changes_of):
-        lines = []
-        event_key = ""
-        event_matches: tuple[str, ...] = ()
-        for i, (name, entry) in enumerate(zip(m.players, m.entries)):
-            c, event_key, event_matches = found[name]
-            terms = c.terms         # shared with the change, not copied: a million lines in big leagues
-            details, score = system.describe(entry), system.result(m, i)
-            lines.append(MatchLine(
-                link(name), one(details, details), system.outcome(m, i), c.before, c.after,
-                terms, config.tier_of(c.after), formula(terms, c.before, c.after, integer) if formulas else "",
-                team=entry.get("team"), period=event_key if periods and in_event[(event_key, name)] > 1 else None,
-                score=one(score, score)))
-        facts = tuple([(label, str(m.extra[key])) for key, label in MATCH_FACTS.items()
-                       if m.extra.get(key) is not None]) if m.extra else ()
-        view = MatchView(m, "", lines, event_key, event_matches, facts, system.headline(m))
+    headline = system.headline
+    has_teams = weighted = False
+    for m, lines, event_key, event_matches in made:
+        extra = m.extra
+        facts: tuple[tuple[str, str], ...] = ()
+        if extra:
+            facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
+                           if extra.get(key) is not None])
+            weighted = weighted or "weight" in extra
+        view = MatchView(m, "", lines, event_key, event_matches, facts, headline(m))
         views.append(view)
         for i, line in enumerate(lines):
-            p = players[line.player.text]
-            counts[p.name] += 1
-            p.games.append(PlayerGame(view, i, counts[p.name]))
-            if line.result == "win":
+            p = player_of[line.player]
+            games = p.games
+            games.append(PlayerGame(view, i, len(games) + 1))
+            result = line.result
+            if result == "win":
                 p.wins += 1
-            elif line.result == "draw":
-                p.draws += 1
-            elif line.result == "loss":
+            elif result == "loss":
                 p.losses += 1
-            p.first_played = p.first_played or m.played
-            p.last_played = m.played
+            elif result == "draw":
+                p.draws += 1
+            if line.team is not None:
+                has_teams = True
 
     for p in players.values():
-        _mark_rated(p)
+        if p.games:
+            p.first_played, p.last_played = p.games[0].match.match.played, p.games[-1].match.match.played
+    if periods:
+        for p in players.values():
+            _mark_rated(p)
+    elif table is not None and aligned[0] and _table_extremes(table, rated.league.matches, players):
+        pass        # every game rated: each player's peak and lowest read from the columns
+    else:
+        for p in players.values():
+            _extremes(p)
 
-    groups = group_matches(views, base, matches_per_part(rated))      # sets every view's url
+    # scale.matches_per_part, without counting the league's appearances again.
+    groups = group_matches(views, base, scale.MATCHES_PER_PART if not make.formulas else None)  # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
-                      system.standing_terms, tier_counts,
-                      any(line.team is not None for v in views for line in v.lines), groups,
-                      system.explanation(weighted=any("weight" in v.match.extra for v in views)))
+                      system.standing_terms, tier_counts, has_teams, groups,
+                      system.explanation(weighted=weighted))
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
@@ -395,3 +519,43 @@ def _mark_rated(player: PlayerView) -> None:
             if lowest is None or after < lowest[0]:
                 lowest = (after, g.match.match.played)
     player.peak, player.lowest = peak, lowest
+
+
+def _extremes(player: PlayerView) -> None:
+    """``_mark_rated`` where every game is rated (no period spans several of the player's
+    matches): the first game reaching the highest and the lowest rating after it."""
+    games = player.games
+    if not games:
+        return
+    afters = [g.match.lines[g.index].after for g in games]
+    # max and min keep the first of equal values, compared as _mark_rated compares them.
+    peak, lowest = max(afters), min(afters)
+    player.peak = (peak, games[afters.index(peak)].match.match.played)
+    player.lowest = (lowest, games[afters.index(lowest)].match.match.played)
+
+
+def _table_extremes(table: EventTable, matches: Sequence[Match], players: dict[str, PlayerView]) -> bool:
+    """``_extremes`` of every player from the columns, where row r is the r-th line of the
+    league and every game is rated; False (nothing set) unless the ratings after are finite
+    numbers in an array (NaN compares differently in numpy and Python)."""
+    after = table.after
+    if not (isinstance(after, np.ndarray) and after.dtype.kind in "iuf" and len(after)
+            and np.isfinite(after).all()):
+        return False
+    order = np.argsort(table.player, kind="stable")      # each player's rows, in history order
+    who, values = table.player[order], after[order]
+    starts = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+    counts = np.diff(np.r_[starts, len(who)])
+    position = np.arange(len(who))
+    found = []
+    for reduce in (np.maximum, np.minimum):
+        best = np.repeat(reduce.reduceat(values, starts), counts)
+        # The first of the player's rows reaching it, as the first game reaching it; its value
+        # read back as the line's (Python int or float, and -0.0 where that came first).
+        rows = order[np.minimum.reduceat(np.where(values == best, position, len(who)), starts)]
+        found.append(zip(after[rows].tolist(), table.event_of_rows(rows).tolist()))
+    names = table.names
+    for p, (peak, pe), (low, le) in zip(who[starts].tolist(), *found):
+        player = players[names[p]]
+        player.peak, player.lowest = (peak, matches[pe].played), (low, matches[le].played)
+    return True
