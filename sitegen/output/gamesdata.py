@@ -68,6 +68,21 @@ def _rating(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
+def _rating_text(value: float) -> str:
+    """``_number(_rating(value))``: the two decimals of "%.2f" without trailing zeros (the
+    shortest repr of a number of at most 15 digits), 2.5 times as fast; else the general way."""
+    if -1e12 < value < 1e12:
+        text = f"{value:.2f}"
+        if text[-1] == "0":
+            text = text[:-2] if text[-2] == "0" else text[:-1]
+            if text[-1] == ".":
+                text = text[:-1]
+            if text == "-0":        # _rating's int(-0.0)
+                return "0"
+        return text
+    return _number(_rating(value))
+
+
 def _match_parts(lv: LeagueView) -> dict[int, tuple[str, str, str]]:
     """Per match view (by id): its time and anchor as JSON text and its page under the league,
     worked out once for the league instead of once for each of its players."""
@@ -198,8 +213,13 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[
         result = line.result
         score = line.score
         result = (f"{result} {score}" if score else result) if result else (score or line.details)
-        rated = g.rated
-        change = fmt_delta(line.delta, decimals) if rated else f"in {line.period}"
+        if g.rated:
+            # MatchLine.delta and _number(_rating(after)), without their calls: a row each game.
+            after, before = line.after, line.before
+            change = "new" if before is None else fmt_delta(after - before, decimals)
+            rating = _rating_text(after)
+        else:
+            change, rating = f"in {line.period}", "null"
         a = text.get(names)
         if a is None:
             a = text[names] = encode_basestring(names)
@@ -212,7 +232,7 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[
         if seen is not None:
             seen.append((names, result, change))
         # The row exactly as json.dumps(row, ensure_ascii=False, separators=(",", ":")) writes it.
-        append(f"[{minute},{index},{frag},{a},{b},{c},{_number(_rating(line.after)) if rated else 'null'}]")
+        append(f"[{minute},{index},{frag},{a},{b},{c},{rating}]")
     doc = {"player": player.name, "league": lv.url, "groups": list(groups), "columns": list(COLUMNS)}
     # One row per line: the file stays readable and diffs well, at one byte a game.
     body = ",\n".join(rows)

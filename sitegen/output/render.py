@@ -19,7 +19,13 @@ MINUS = "\u2212"
 def fmt_rating(value: float | None, decimals: int = 0) -> str:
     if value is None:
         return "\u2013"
-    text = f"{value:,.{decimals}f}"
+    # A constant spec, not one built at every call: the pages show millions of these.
+    if decimals == 1:
+        text = f"{value:,.1f}"
+    elif decimals == 0:
+        text = f"{value:,.0f}"
+    else:
+        text = f"{value:,.{decimals}f}"
     return text.replace("-", MINUS)
 
 
@@ -27,7 +33,13 @@ def fmt_delta(value: float | None, decimals: int = 0) -> str:
     """Changes as lichess shows them: +12, −3, ±0."""
     if value is None:
         return "new"
-    text = f"{abs(value):,.{decimals}f}"
+    size = abs(value)
+    if decimals == 1:       # as in fmt_rating: the usual specs written out
+        text = f"{size:,.1f}"
+    elif decimals == 0:
+        text = f"{size:,.0f}"
+    else:
+        text = f"{size:,.{decimals}f}"
     if not text.strip("0.,"):       # every shown digit a zero
         return "\u00b10"
     return ("+" if value > 0 else MINUS) + text

@@ -111,19 +111,30 @@ def match_rows(matches, links, decimals: int, file_url: str) -> Markup:
     each player's result, change and rating after, in the order of the match file; the line
     in the file where the file is linked (``file_url``)."""
     out = []
+    said: dict[str, str] = {}       # each result escaped once: a page says "win" a thousand times
     for m in matches:
         mm = m.match
-        lines = " \u00b7 ".join([f"{links[line.player.text]} {escape(line.score or line.result or line.details)} "
-                                 f"{fmt_delta(line.delta, decimals)} {fmt_rating(line.after, decimals)}"
-                                 for line in m.lines])
-        extra = "".join([f" \u00b7 {escape(label)} {escape(value)}" for label, value in m.facts])
+        cells = []
+        for line in m.lines:
+            text = line.score or line.result or line.details
+            shown = said.get(text)
+            if shown is None:
+                shown = said[text] = escape(text)
+            before, after = line.before, line.after       # MatchLine.delta without its call
+            cells.append(f"{links[line.player.text]} {shown} "
+                         f"{fmt_delta(None if before is None else after - before, decimals)} "
+                         f"{fmt_rating(after, decimals)}")
+        lines = " \u00b7 ".join(cells)
+        extra = "".join([f" \u00b7 {escape(label)} {escape(value)}" for label, value in m.facts]) if m.facts else ""
         if len(m.event_matches) > 1:
             extra += f" \u00b7 period {escape(m.event)}"
         if mm.notes:
             extra += f" \u00b7 {escape(mm.notes)}"
         if file_url:
             extra += f"<td>{escape(mm.line or '')}"
-        out.append(f'<tr id="{escape(m.anchor)}"><th>{escape(m.id)}<td>{escape(m.played_minute)}<td>{lines}{extra}\n')
+        # MatchView.played_minute from the ISO text: its first 16 characters, the "T" a space.
+        stamp = mm.played.isoformat()
+        out.append(f'<tr id="{escape(m.anchor)}"><th>{escape(m.id)}<td>{stamp[:10]} {stamp[11:16]}<td>{lines}{extra}\n')
     return Markup("".join(out))
 
 
