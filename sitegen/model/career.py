@@ -16,6 +16,7 @@ import heapq
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -89,9 +90,9 @@ class BestWin:
     rating: float        # the opponent's rating before the match; an opposing side's mean
 
 
-@dataclass(frozen=True, slots=True)
-class Rival:
-    """Head to head against one opponent."""
+class Rival(NamedTuple):
+    """Head to head against one opponent. A named tuple, not a frozen dataclass: made four
+    times as fast, and a big league makes one for every pair of players who met (millions)."""
 
     opponent: Link
     games: int
@@ -206,7 +207,8 @@ class LeagueCareers:
         if self.ranked_by:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
-            rivals = tuple(Rival(self._links[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p])
+            links_ = self._links
+            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p]])
         else:
             rivals = self.rivals(player)
         return Career(
