@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sitegen.model.career import _micros
-from sitegen.output.gamesdata import _number, _rating, _rating_text
+from sitegen.output.gamesdata import _minute, _number, _rating, _rating_text
 from sitegen.output.preview import _buckets
-from sitegen.output.render import MINUS, fmt_delta, fmt_rating
+from sitegen.output.render import MINUS, fmt_date, fmt_delta, fmt_rating
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 ratings = st.one_of(finite, st.floats(-5000, 5000), st.integers(-10**6, 10**6),
@@ -80,3 +80,18 @@ def test_buckets_round_once_as_they_rounded_each_time(points: list[tuple[float, 
     xs = sorted(x for x, _ in points)
     ys = [y for _, y in points]
     assert _buckets(xs, ys) == _general_buckets(xs, ys)
+
+
+@given(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)),
+       st.sampled_from([None, timezone.utc, timezone(timedelta(hours=5, minutes=45))]), st.booleans())
+def test_minutes_are_strftime_text(t: datetime, tz: timezone | None, whole: bool) -> None:
+    t = t.replace(tzinfo=tz, second=0 if whole else t.second)
+    assert _minute(t) == t.strftime("%Y-%m-%dT%H:%MZ" if t.second == 0 else "%Y-%m-%dT%H:%M:%SZ")
+
+
+@given(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)),
+       st.sampled_from([None, timezone.utc]))
+def test_dates_are_strftime_text(t: datetime, tz: timezone | None) -> None:
+    t = t.replace(tzinfo=tz)
+    assert fmt_date(t) == t.strftime("%Y-%m-%d")
+    assert fmt_date(t.date()) == t.strftime("%Y-%m-%d")

@@ -59,6 +59,9 @@ def games_data_path(lv: LeagueView, player: PlayerView) -> str:
 def _minute(played) -> str:
     # Matches are timed to the minute (the chart's tooltip shows minutes): "2026-04-01T18:00Z"
     # is valid ISO 8601 for both Python and the browser, 3 bytes shorter than with seconds.
+    if played.year >= 1000:     # strftime's %Y pads no year before 1000; isoformat's text is 3 times as fast
+        stamp = played.isoformat()
+        return (stamp[:16] if played.second == 0 else stamp[:19]) + "Z"
     return played.strftime("%Y-%m-%dT%H:%MZ" if played.second == 0 else "%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -35,12 +35,15 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
             opp = g.opponents
             names = f"{len(opp)} opponents" if len(opp) > 3 else ", ".join([links[o.text] for o in opp])
         if g.rated:
-            delta = line.delta
+            before, after = line.before, line.after         # MatchLine.delta without its call
+            delta = None if before is None else after - before
             kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else ""
-            tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(line.after, decimals)}'
+            tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(after, decimals)}'
         else:
             tail = f"<td>in {escape(line.period)}<td>"
-        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(line.result_text)}{tail}</tr>\n")
+        # MatchLine.result_text, written out.
+        result = f"{line.result or ''} {line.score}".strip() or line.details
+        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(result)}{tail}</tr>\n")
     return Markup("".join(out))
 
 
@@ -76,13 +79,17 @@ def win_rows(wins, links, dates, up: str, cut: int, decimals: int) -> Markup:
 def pool_rows(rows, links) -> Markup:
     """An opponent pool (forecast.PoolRow); the drawn next opponent is marked."""
     out = []
+    sides: dict[str, str] = {}      # "below" and "above", each escaped once
     for r in rows:
         link = links[r.opponent.text]
+        side = sides.get(r.side)
+        if side is None:
+            side = sides[r.side] = escape(r.side)
         if r.picked:
             head = f'<tr class="picked"><th><mark>{link}</mark> <span class="meta">next opponent</span>'
         else:
             head = f'<tr><th>{link}'
-        out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{escape(r.side)}'
+        out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{side}'
                    f"<td>{fmt_number(r.win_chance, 1)}%</tr>\n")
     return Markup("".join(out))
 
