@@ -10,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sitegen.model.career import _micros
-from sitegen.output.gamesdata import _minute, _number, _rating, _rating_text
+from sitegen.model.career import Rival
+from sitegen.model.views import Link
+from sitegen.output.gamesdata import OUTCOMES, _counted, _minute, _number, _rating, _rating_text, _shown
 from sitegen.output.preview import _buckets
 from sitegen.output.render import MINUS, fmt_date, fmt_delta, fmt_rating
 
@@ -95,3 +97,55 @@ def test_dates_are_strftime_text(t: datetime, tz: timezone | None) -> None:
     t = t.replace(tzinfo=tz)
     assert fmt_date(t) == t.strftime("%Y-%m-%d")
     assert fmt_date(t.date()) == t.strftime("%Y-%m-%d")
+
+
+def _general_counted(rivals, games, labels: bool, duels: bool, decimals: int):
+    """gamesdata._counted as first written: the counted names sorted, then compared."""
+    count: dict[str, list] = {}
+    for name, result, change, _ in games:
+        c = count.setdefault(name, [0, 0, 0, 0, change])
+        c[0] += 1
+        word = result.partition(" ")[0]
+        if word in OUTCOMES:
+            c[1 + OUTCOMES.index(word)] += 1
+        c[4] = change
+    if len(count) != len(rivals) or sorted(count, key=lambda n: (-count[n][0], n)) != \
+            [r.opponent.text for r in rivals]:
+        return None
+    changes = {}
+    for r in rivals:
+        games_, won, drawn, lost, last = count[r.opponent.text]
+        if games_ != r.games or (labels and (won, drawn, lost) != (r.wins, r.draws, r.losses)):
+            return None
+        if duels and fmt_delta(r.change, decimals) != last:
+            changes[r.opponent.text] = None if r.change is None else _shown(r.change, decimals)
+    return changes
+
+
+game_rows = st.lists(st.tuples(st.sampled_from(["Ana", "Bo", "Cy", "Dee", "Éa"]),
+                               st.sampled_from(["win", "loss", "draw", "win 3–1", "2nd of 4"]),
+                               st.one_of(st.none(), st.sampled_from([-3.0, 0.04, 2.5, 12.0]))), max_size=30)
+
+
+@given(game_rows, st.integers(0, 3), st.booleans(), st.sampled_from([None, 0.0, 2.5]), st.booleans())
+def test_counted_without_a_sort_as_with_one(rows, spoil: int, labels: bool, offset: float | None, duels: bool) -> None:
+    games = [(name, result, fmt_delta(value, 1), value) for name, result, value in rows]
+    # The rivals as the career gives them (most games first, then name), their changes summed,
+    # then spoiled one way or another: the check must say None exactly when the sort would.
+    met: dict[str, list] = {}
+    for name, result, _, value in games:
+        m = met.setdefault(name, [0, 0, 0, 0, 0.0])
+        m[0] += 1
+        word = result.partition(" ")[0]
+        if word in OUTCOMES:
+            m[1 + OUTCOMES.index(word)] += 1
+        m[4] = None if value is None or m[4] is None else m[4] + value
+    rivals = [Rival(Link(n, n), m[0], m[1], m[2], m[3], m[4] if offset is None or m[4] is None else m[4] + offset)
+              for n, m in sorted(met.items(), key=lambda kv: (-kv[1][0], kv[0]))]
+    if spoil == 1 and len(rivals) > 1:
+        rivals[0], rivals[-1] = rivals[-1], rivals[0]
+    elif spoil == 2 and rivals:
+        rivals = rivals[1:] + [rivals[0]._replace(opponent=Link("Zed", "zed"))]
+    elif spoil == 3 and rivals:
+        rivals[-1] = rivals[-1]._replace(games=rivals[-1].games + 1)
+    assert _counted(tuple(rivals), games, labels, duels, 1) == _general_counted(tuple(rivals), games, labels, duels, 1)

@@ -181,12 +181,21 @@ def _counted(rivals: tuple[Rival, ...], games: list[tuple[str, str, str, float |
             c[1 + OUTCOMES.index(word)] += 1
         c[4] = change
         c[5] = value
-    if len(count) != len(rivals) or sorted(count, key=lambda n: (-count[n][0], n)) != \
-            [r.opponent.text for r in rivals]:
+    if len(count) != len(rivals):
         return None
     changes: dict[str, float | int | None] = {}
+    # The counted opponents sorted as games.js sorts them are the rivals' names exactly when
+    # each rival was counted and the rivals go up by (-games counted, name): no sort needed.
+    previous: tuple[int, str] | None = None
     for r in rivals:
-        games_, won, drawn, lost, last, value = count[r.opponent.text]
+        c = count.get(r.opponent.text)
+        if c is None:
+            return None
+        games_, won, drawn, lost, last, value = c
+        key = (-games_, r.opponent.text)
+        if previous is not None and not previous < key:
+            return None
+        previous = key
         if games_ != r.games or (labels and (won, drawn, lost) != (r.wins, r.draws, r.losses)):
             return None
         # The same number is written the same: most opponents are met once, their sum the one change.
