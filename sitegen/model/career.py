@@ -16,10 +16,10 @@ import heapq
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from typing import NamedTuple
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
-import pandas as pd
 
 from sitegen.model.aggregates import LeagueGames, PeriodRow, RivalRow, Runs
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
@@ -90,9 +90,9 @@ class BestWin:
     rating: float        # the opponent's rating before the match; an opposing side's mean
 
 
-@dataclass(frozen=True, slots=True)
-class Rival:
-    """Head to head against one opponent."""
+class Rival(NamedTuple):
+    """Head to head against one opponent. A named tuple, not a frozen dataclass: made four
+    times as fast, and a big league makes one for every pair of players who met (millions)."""
 
     opponent: Link
     games: int
@@ -207,7 +207,8 @@ class LeagueCareers:
         if self.ranked_by:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
-            rivals = tuple(Rival(self._links[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p])
+            links_ = self._links
+            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p]])
         else:
             rivals = self.rivals(player)
         return Career(
@@ -230,8 +231,8 @@ class LeagueCareers:
         if first_rated is None:
             return ()
         rows = table.rows(p)
-        # In microseconds, as the table's times (``value`` would be nanoseconds).
-        year_ago = int(pd.Timestamp(_year_before(games[-1].match.match.played)).as_unit("us").asm8.astype(np.int64))
+        # In microseconds since the epoch, as the table's times.
+        year_ago = _micros(_year_before(games[-1].match.match.played))
         # The last game is in its own last year: some row is at or after year_ago.
         in_year = games[int(np.argmax(table.played[rows] >= year_ago))].number
         return _ranges(games, first_rated.number, in_year)
@@ -446,6 +447,16 @@ def _ranges(games: Sequence[PlayerGame], first_rated: int, in_year: int) -> tupl
         if first > first_rated and all(first != r.first for r in found):
             found.append(Range(key, label, first))
     return tuple(found)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _micros(t: datetime) -> int:
+    """Microseconds since the epoch, as pandas counts them (a naive time as if in UTC), with
+    integers: a pandas Timestamp per player cost more than the rest of their ranges."""
+    return (t - (_EPOCH if t.tzinfo is not None else _EPOCH.replace(tzinfo=None))) // _MICROSECOND
 
 
 def _year_before(t: datetime) -> datetime:

@@ -76,18 +76,22 @@ def _buckets(xs: Sequence[float], ys: Sequence[float]) -> str:
     level before them through every level to the last, which its lowest and highest level
     draw as well, so a spike stays. Relative moves (``h3v-12``): a third of the bytes of
     ``H123.4V567.8`` a game, for a shift of at most half a unit (a pixel of a chart 1000 wide)."""
-    x = round(xs[0])
-    y = round(ys[0])
+    # Each point's units rounded once, not again at every comparison.
+    rx = [round(v) for v in xs]
+    ry = [round(v) for v in ys]
+    x = rx[0]
+    y = ry[0]
     d = [f"M{x} {y}"]
-    i, n = 1, len(xs)
+    i, n = 1, len(rx)
     while i < n:
-        bx = round(xs[i])
-        j = i
-        while j < n and round(xs[j]) == bx:
+        bx = rx[i]
+        j = i + 1
+        while j < n and rx[j] == bx:
             j += 1
-        levels = [round(v) for v in ys[i:j]]
-        d.append(f"h{bx - x}" if bx != x else "")
+        if bx != x:
+            d.append(f"h{bx - x}")
         x = bx
+        levels = ry[i:j]
         for v in (min(levels), max(levels), levels[-1]) if j - i > 2 else levels:
             if v != y:
                 d.append(f"v{v - y}")

@@ -19,7 +19,13 @@ MINUS = "\u2212"
 def fmt_rating(value: float | None, decimals: int = 0) -> str:
     if value is None:
         return "\u2013"
-    text = f"{value:,.{decimals}f}"
+    # A constant spec, not one built at every call: the pages show millions of these.
+    if decimals == 1:
+        text = f"{value:,.1f}"
+    elif decimals == 0:
+        text = f"{value:,.0f}"
+    else:
+        text = f"{value:,.{decimals}f}"
     return text.replace("-", MINUS)
 
 
@@ -27,7 +33,13 @@ def fmt_delta(value: float | None, decimals: int = 0) -> str:
     """Changes as lichess shows them: +12, −3, ±0."""
     if value is None:
         return "new"
-    text = f"{abs(value):,.{decimals}f}"
+    size = abs(value)
+    if decimals == 1:       # as in fmt_rating: the usual specs written out
+        text = f"{size:,.1f}"
+    elif decimals == 0:
+        text = f"{size:,.0f}"
+    else:
+        text = f"{size:,.{decimals}f}"
     if not text.strip("0.,"):       # every shown digit a zero
         return "\u00b10"
     return ("+" if value > 0 else MINUS) + text
@@ -60,7 +72,11 @@ def fmt_number(value: float | None, decimals: int = 3) -> str:
 
 
 def fmt_date(value: datetime | None) -> str:
-    return "" if value is None else value.strftime("%Y-%m-%d")
+    if value is None:
+        return ""
+    # isoformat's first ten characters, 3 times as fast as strftime, where they are the same
+    # (strftime's %Y pads no year before 1000).
+    return value.isoformat()[:10] if value.year >= 1000 else value.strftime("%Y-%m-%d")
 
 
 def fmt_datetime(value: datetime | None) -> str:

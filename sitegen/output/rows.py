@@ -35,12 +35,15 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
             opp = g.opponents
             names = f"{len(opp)} opponents" if len(opp) > 3 else ", ".join([links[o.text] for o in opp])
         if g.rated:
-            delta = line.delta
+            before, after = line.before, line.after         # MatchLine.delta without its call
+            delta = None if before is None else after - before
             kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else ""
-            tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(line.after, decimals)}'
+            tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(after, decimals)}'
         else:
             tail = f"<td>in {escape(line.period)}<td>"
-        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(line.result_text)}{tail}</tr>\n")
+        # MatchLine.result_text, written out.
+        result = f"{line.result or ''} {line.score}".strip() or line.details
+        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(result)}{tail}</tr>\n")
     return Markup("".join(out))
 
 
@@ -76,13 +79,17 @@ def win_rows(wins, links, dates, up: str, cut: int, decimals: int) -> Markup:
 def pool_rows(rows, links) -> Markup:
     """An opponent pool (forecast.PoolRow); the drawn next opponent is marked."""
     out = []
+    sides: dict[str, str] = {}      # "below" and "above", each escaped once
     for r in rows:
         link = links[r.opponent.text]
+        side = sides.get(r.side)
+        if side is None:
+            side = sides[r.side] = escape(r.side)
         if r.picked:
             head = f'<tr class="picked"><th><mark>{link}</mark> <span class="meta">next opponent</span>'
         else:
             head = f'<tr><th>{link}'
-        out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{escape(r.side)}'
+        out.append(f'{head}<td>{fmt_rating(r.rating, 1)}<td class="side">{side}'
                    f"<td>{fmt_number(r.win_chance, 1)}%</tr>\n")
     return Markup("".join(out))
 
@@ -111,19 +118,30 @@ def match_rows(matches, links, decimals: int, file_url: str) -> Markup:
     each player's result, change and rating after, in the order of the match file; the line
     in the file where the file is linked (``file_url``)."""
     out = []
+    said: dict[str, str] = {}       # each result escaped once: a page says "win" a thousand times
     for m in matches:
         mm = m.match
-        lines = " \u00b7 ".join([f"{links[line.player.text]} {escape(line.score or line.result or line.details)} "
-                                 f"{fmt_delta(line.delta, decimals)} {fmt_rating(line.after, decimals)}"
-                                 for line in m.lines])
-        extra = "".join([f" \u00b7 {escape(label)} {escape(value)}" for label, value in m.facts])
+        cells = []
+        for line in m.lines:
+            text = line.score or line.result or line.details
+            shown = said.get(text)
+            if shown is None:
+                shown = said[text] = escape(text)
+            before, after = line.before, line.after       # MatchLine.delta without its call
+            cells.append(f"{links[line.player.text]} {shown} "
+                         f"{fmt_delta(None if before is None else after - before, decimals)} "
+                         f"{fmt_rating(after, decimals)}")
+        lines = " \u00b7 ".join(cells)
+        extra = "".join([f" \u00b7 {escape(label)} {escape(value)}" for label, value in m.facts]) if m.facts else ""
         if len(m.event_matches) > 1:
             extra += f" \u00b7 period {escape(m.event)}"
         if mm.notes:
             extra += f" \u00b7 {escape(mm.notes)}"
         if file_url:
             extra += f"<td>{escape(mm.line or '')}"
-        out.append(f'<tr id="{escape(m.anchor)}"><th>{escape(m.id)}<td>{escape(m.played_minute)}<td>{lines}{extra}\n')
+        # MatchView.played_minute from the ISO text: its first 16 characters, the "T" a space.
+        stamp = mm.played.isoformat()
+        out.append(f'<tr id="{escape(m.anchor)}"><th>{escape(m.id)}<td>{stamp[:10]} {stamp[11:16]}<td>{lines}{extra}\n')
     return Markup("".join(out))
 
 
