@@ -19,7 +19,7 @@ import pandas as pd
 
 from sitegen.model.table import ledger_frame
 from sitegen.model.views import LeagueView, PlayerView
-from sitegen.rating.events import event_matches
+from sitegen.rating.events import EventTable, event_keys, event_matches
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
 # A line's result by code; a line without one (None) is NO_RESULT.
@@ -49,13 +49,18 @@ class LeagueGames:
         self.names = list(names)
         number = {name: i for i, name in enumerate(self.names)}
         events = league.rated.events
-        event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
+        matches = league.matches
         # The one walk over the lines: who played which match, at which position, with which result.
         rows = [(k, i, number[line.player.text], CODES.get(line.result, NO_RESULT))
-                for k, m in enumerate(league.matches) for i, line in enumerate(m.lines)]
+                for k, m in enumerate(matches) for i, line in enumerate(m.lines)]
         match, index, player, result = (np.array(c, dtype=np.int64) for c in zip(*rows)) if rows else (
             np.zeros(0, np.int64) for _ in range(4))
-        event = np.array([event_of[m.id] for m in league.matches], dtype=np.int64)[match]
+        if isinstance(events, EventTable) and events.matches is None and \
+                event_keys(events) == [m.id for m in matches]:
+            event = match       # one event per match, in the matches' order: the same index
+        else:
+            event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
+            event = np.array([event_of[m.id] for m in matches], dtype=np.int64)[match]
         order = np.lexsort((match, player))                  # by player, then history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]
