@@ -5,7 +5,7 @@ Templates only format: every value they show arrives ready in the view model.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -169,6 +169,23 @@ def url(context, path: str) -> str:
     return context["root"] + path
 
 
+class Once:
+    """``{% call once(part, ...) %}...{% endcall %}``: a part of a page that is the same bytes on
+    every page given the same values (the site's footer from one folder depth), rendered for
+    the first and reused by the others. A value that is no string or number (a dict of pages)
+    counts by its identity, and is kept with the part, so that identity is not reused."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[Any, ...], tuple[Markup, tuple[Any, ...]]] = {}
+
+    def __call__(self, *values: Any, caller: Callable[[], Markup]) -> Markup:
+        key = tuple(v if isinstance(v, (str, int)) else id(v) for v in values)
+        made = self.made.get(key)
+        if made is None:
+            made = self.made[key] = (caller(), values)
+        return made[0]
+
+
 class _Environment(jinja2.Environment):
     """Templates found again by name in a plain dict: Jinja's own cache is an LRU whose every
     hit scans its queue, and every include of every page looks its template up again. Only
@@ -207,4 +224,5 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
     from sitegen.output.rows import FILTERS     # here: the rows are written with the formatters above
     env.filters.update(FILTERS)
     env.globals["url"] = url
+    env.globals["once"] = Once()
     return env
