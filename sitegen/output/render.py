@@ -5,8 +5,10 @@ Templates only format: every value they show arrives ready in the view model.
 
 from __future__ import annotations
 
+from collections.abc import Callable, MutableMapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
@@ -167,9 +169,44 @@ def url(context, path: str) -> str:
     return context["root"] + path
 
 
+class Once:
+    """``{% call once(part, ...) %}...{% endcall %}``: a part of a page that is the same bytes on
+    every page given the same values (the site's footer from one folder depth), rendered for
+    the first and reused by the others. A value that is no string or number (a dict of pages)
+    counts by its identity, and is kept with the part, so that identity is not reused."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[Any, ...], tuple[Markup, tuple[Any, ...]]] = {}
+
+    def __call__(self, *values: Any, caller: Callable[[], Markup]) -> Markup:
+        key = tuple(v if isinstance(v, (str, int)) else id(v) for v in values)
+        made = self.made.get(key)
+        if made is None:
+            made = self.made[key] = (caller(), values)
+        return made[0]
+
+
+class _Environment(jinja2.Environment):
+    """Templates found again by name in a plain dict: Jinja's own cache is an LRU whose every
+    hit scans its queue, and every include of every page looks its template up again. Only
+    right without ``auto_reload``: a loaded template is never looked at again."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._loaded: dict[str, jinja2.Template] = {}
+
+    def _load_template(self, name: str, globals: MutableMapping[str, Any] | None) -> jinja2.Template:
+        if globals:
+            return super()._load_template(name, globals)
+        template = self._loaded.get(name)
+        if template is None:
+            template = self._loaded[name] = super()._load_template(name, globals)
+        return template
+
+
 def environment(template_dirs: list[Path]) -> jinja2.Environment:
     """The site's templates first (they override), then the built-in theme."""
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -187,4 +224,5 @@ def environment(template_dirs: list[Path]) -> jinja2.Environment:
     from sitegen.output.rows import FILTERS     # here: the rows are written with the formatters above
     env.filters.update(FILTERS)
     env.globals["url"] = url
+    env.globals["once"] = Once()
     return env

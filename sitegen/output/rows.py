@@ -26,8 +26,12 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
     """A player's games (views.PlayerGame), newest first: number, date, opponents, result,
     change, rating; a game rated with a later one of its period says so instead."""
     out = []
+    said: dict[str, str] = {}       # each result escaped once: "win" and "loss" fill the list
+    # A MatchDateLinks keeps each link under the match's address: found without its method.
+    known = dates.get if isinstance(dates, MatchDateLinks) else None
     for g in games:
-        lines, i = g.match.lines, g.index
+        m = g.match
+        lines, i = m.lines, g.index
         line = lines[i]
         if len(lines) == 2 and line.team is None:       # a duel: PlayerGame.opponents without its list
             names = links[lines[1 - i].player.text]
@@ -43,7 +47,13 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
             tail = f"<td>in {escape(line.period)}<td>"
         # MatchLine.result_text, written out.
         result = f"{line.result or ''} {line.score}".strip() or line.details
-        out.append(f"<tr><td>{g.number}<td>{dates[g.match]}<td>{names}<td>{escape(result)}{tail}</tr>\n")
+        shown = said.get(result)
+        if shown is None:
+            shown = said[result] = escape(result)
+        date = known(m.url) if known is not None else None
+        if date is None:
+            date = dates[m]
+        out.append(f"<tr><td>{g.number}<td>{date}<td>{names}<td>{shown}{tail}</tr>\n")
     return Markup("".join(out))
 
 

@@ -1,0 +1,64 @@
+"""The player page's shortcuts give what the plain way gives: game rows with results
+escaped once and dates found without MatchDateLinks' method, and parts made once per key."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from types import SimpleNamespace
+
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import escape
+
+from sitegen.output.render import environment
+from sitegen.output.rows import DayLinks, game_rows
+
+TEXTS = st.sampled_from(["win", "loss", "draw", "<b>&\"'", "2–1", ""])
+
+
+class PlainDates:
+    """Dates looked up by the match, as any mapping a theme might pass."""
+
+    def __init__(self, links: DayLinks) -> None:
+        self.links = links
+
+    def __getitem__(self, match):
+        return self.links[match]
+
+
+def _games(rows):
+    league = SimpleNamespace(url="leagues/x/")
+    games = []
+    for n, (result, score, details, rated, minute) in enumerate(rows, start=1):
+        played = datetime(2024, 1, 1 + n % 28, 0, minute, tzinfo=timezone.utc)
+        mine = SimpleNamespace(result=result, score=score, details=details, before=1500.0, after=1500.0 + n,
+                               team=None, period="p<1>", player=SimpleNamespace(text="Ana"))
+        other = SimpleNamespace(player=SimpleNamespace(text="Bo & Co"), team=None)
+        match = SimpleNamespace(lines=[mine, other], url=f"leagues/x/matches/m{n % 3}/#m{n}",
+                                match=SimpleNamespace(played=played))
+        games.append(SimpleNamespace(match=match, index=0, number=n, rated=rated, opponents=[other.player]))
+    return league, games
+
+
+@given(st.lists(st.tuples(TEXTS, TEXTS, TEXTS, st.booleans(), st.integers(0, 59)), max_size=12))
+def test_game_rows_same_with_any_dates_mapping(rows) -> None:
+    league, games = _games(rows)
+    links = {"Bo & Co": escape('<a href="../bo/">Bo &amp; Co</a>')}
+    fast = game_rows(games, links, DayLinks(league, "../../"), 1)
+    plain = game_rows(games, links, PlainDates(DayLinks(league, "../../")), 1)
+    assert fast == plain
+    for result, score, details, _, _ in rows:
+        text = f"{result or ''} {score}".strip() or details
+        if text:
+            assert f"<td>{escape(text)}<td" in fast
+
+
+def test_once_reuses_a_part_only_for_the_same_values(tmp_path) -> None:
+    (tmp_path / "t.html").write_text('{% call once("part", root, pages) %}{{ root }}{{ pages|join(",") }}'
+                                     '{% endcall %}|{{ root }}\n')
+    template = environment([tmp_path]).get_template("t.html")
+    a, b = ["x<"], ["y"]
+    assert template.render(root="../", pages=a) == "../x&lt;|../\n"
+    assert template.render(root="../", pages=a) == "../x&lt;|../\n"
+    assert template.render(root="../../", pages=a) == "../../x&lt;|../../\n"
+    assert template.render(root="../", pages=b) == "../y|../\n"
