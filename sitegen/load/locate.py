@@ -260,8 +260,25 @@ class Locator:
         return spans
 
     def table_lines(self, name: str) -> list[int]:
-        """First line of each [[name]] table, in order (empty if written inline)."""
-        return [self.line(start) for start, _ in self.table_spans(name, 0, len(self.text))]
+        """First line of each [[name]] table, in order (empty if written inline).
+
+        The lines of the spans ``table_spans(name, 0, len(text))`` starts, found from the same
+        headers in one pass, each counting the newlines since the one before: asked of every
+        match file, where locating anything else is asked only of a file with a problem."""
+        text = self.text
+        count = text.count
+        lines: list[int] = []
+        line, last = 1, 0
+        for m in _HEADER.finditer(text):
+            inner = m.group(1)
+            if inner != name and inner.replace(" ", "") != name:
+                continue
+            at = m.start()
+            if text.startswith("[[", at) or m.group(0).lstrip().startswith("[["):
+                line += count("\n", last, at)
+                last = at
+                lines.append(line)
+        return lines
 
     def find_key(self, key: str, start: int, end: int) -> int | None:
         """As _find_key; a bare key from one index of the span's keys."""
