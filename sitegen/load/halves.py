@@ -16,11 +16,11 @@ from __future__ import annotations
 import marshal
 import pickle
 from collections.abc import Callable, Mapping
-from dataclasses import fields
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sitegen.rating.base import Match
+from sitegen.rating.fields import slot_maker
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
@@ -29,36 +29,8 @@ MARSHAL, PICKLE = b"m", b"p"
 MATCH_FIELDS = ("id", "played", "file", "position", "notes", "players", "entries", "extra", "line")
 
 
-def _match_maker() -> Callable[..., Match]:
-    """``Match(*values)``, the values in MATCH_FIELDS order, made without the frozen
-    dataclass's ``__init__``: it sets each field through ``object.__setattr__``, half the cost
-    of checking a well-formed match. Each slot is set by its own descriptor instead, to the
-    same object (equal, the same repr). Match itself if its fields or slots are not those,
-    or it gains a ``__post_init__``."""
-    if (tuple(f.name for f in fields(Match)) != MATCH_FIELDS or getattr(Match, "__slots__", ()) != MATCH_FIELDS
-            or hasattr(Match, "__post_init__")):
-        return Match
-    new = object.__new__
-    s_id, s_played, s_file, s_position, s_notes, s_players, s_entries, s_extra, s_line = (
-        getattr(Match, name).__set__ for name in MATCH_FIELDS)
-
-    def make(id_: str, played: datetime, file: str, position: int, notes: str | None, players: tuple[str, ...],
-             entries: tuple[Mapping[str, Any], ...], extra: Mapping[str, Any], line: int | None) -> Match:
-        m = new(Match)
-        s_id(m, id_)
-        s_played(m, played)
-        s_file(m, file)
-        s_position(m, position)
-        s_notes(m, notes)
-        s_players(m, players)
-        s_entries(m, entries)
-        s_extra(m, extra)
-        s_line(m, line)
-        return m
-    return make
-
-
-new_match = _match_maker()
+# Match(*values): half the cost of making a checked match (rating/fields.py).
+new_match = slot_maker(Match, MATCH_FIELDS)
 
 # A checked match as validate.py sorts them: ((played, path in the league, position), the
 # match, whether its id is explicit), the history order's sort key first.

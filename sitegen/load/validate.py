@@ -178,7 +178,12 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
     alone: dict[tuple, Match | None] = {}       # (played, players) -> its one match; None when several
     first: dict[tuple, Match] = {}
     for m in matches:
-        cheap = (m.played, tuple(sorted(m.players)))
+        players = m.players
+        if len(players) == 2:       # sorted without a list made: most matches have two players
+            a, b = players
+            cheap = (m.played, a, b) if a <= b else (m.played, b, a)
+        else:
+            cheap = (m.played, *sorted(players))
         only = alone.setdefault(cheap, m)
         if only is m:
             continue

@@ -20,6 +20,7 @@ from sitegen.rating.base import (
     rating_value, MAX_NAME,
 )
 from sitegen.rating.base import Curve, expected_curve
+from sitegen.rating.fields import slot_maker
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import elo_kernel
@@ -93,6 +94,7 @@ def valid_points(value: Any) -> bool:
 _PLAYER_KEYS = frozenset(("name", "score", "points"))
 _MATCH_KEYS = ("challenger", "home", "season", "weight")
 _NUMBER = (int, float)
+_parsed = slot_maker(ParsedMatch, ("names", "entries", "extra", "name_paths"))
 _PLAIN: dict[type, dict[float, Mapping[str, Any]]] = {
     int: {s: {"score": s, "points": None} for s in (1, 0)},
     float: {s: {"score": s, "points": None} for s in (1.0, 0.5)},
@@ -142,7 +144,7 @@ def _well_formed(raw: Mapping[str, Any], no_margin: bool) -> ParsedMatch | None:
         entry_b = _PLAIN[type(score_b)].get(score_b) or {"score": score_b, "points": None}
     else:
         entry_a, entry_b = {"score": score_a, "points": points_a}, {"score": score_b, "points": points_b}
-    return ParsedMatch((name_a, name_b), (entry_a, entry_b), {})
+    return _parsed((name_a, name_b), (entry_a, entry_b), {}, None)
 
 
 
