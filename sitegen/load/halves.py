@@ -86,12 +86,17 @@ def unpack(data: bytes, name: Callable[[str, str], str], entry: Callable[[Mappin
             found = ours[id(e)] = entry(e)
         return found
 
+    known = ours.__getitem__
     epoch, unit = EPOCH, MICROSECOND
     make = new_match
     for index, id_, us, pos, note, names, entries_, keys, at_line, explicit in zip(
             file_col, ids, when, position, notes, players, entries, extra, line, given, strict=True):
         at = epoch + us * unit
-        m = make(id_, at, files[index], pos, note, tuple([name(n, n) for n in names]),
-                 tuple([one(e) for e in entries_]), no_extra if keys is None else keys, at_line)
+        try:        # entries met before, by identity, without a Python call for each
+            fields = tuple(map(known, map(id, entries_)))
+        except KeyError:
+            fields = tuple(map(one, entries_))
+        m = make(id_, at, files[index], pos, note, tuple(map(name, names, names)), fields,
+                 no_extra if keys is None else keys, at_line)
         append(((at, rels[index], pos), m, explicit))
     return keyed, set(played), set(used)
