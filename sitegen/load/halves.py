@@ -20,10 +20,17 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sitegen.rating.base import Match
+from sitegen.rating.fields import slot_maker
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
 MARSHAL, PICKLE = b"m", b"p"
+
+MATCH_FIELDS = ("id", "played", "file", "position", "notes", "players", "entries", "extra", "line")
+
+
+# Match(*values): half the cost of making a checked match (rating/fields.py).
+new_match = slot_maker(Match, MATCH_FIELDS)
 
 # A checked match as validate.py sorts them: ((played, path in the league, position), the
 # match, whether its id is explicit), the history order's sort key first.
@@ -79,12 +86,17 @@ def unpack(data: bytes, name: Callable[[str, str], str], entry: Callable[[Mappin
             found = ours[id(e)] = entry(e)
         return found
 
+    known = ours.__getitem__
     epoch, unit = EPOCH, MICROSECOND
-    for index, id_, us, pos, note, names, fields, keys, at_line, explicit in zip(
+    make = new_match
+    for index, id_, us, pos, note, names, entries_, keys, at_line, explicit in zip(
             file_col, ids, when, position, notes, players, entries, extra, line, given, strict=True):
         at = epoch + us * unit
-        m = Match(id=id_, played=at, file=files[index], position=pos, notes=note,
-                  players=tuple([name(n, n) for n in names]), entries=tuple([one(e) for e in fields]),
-                  extra=no_extra if keys is None else keys, line=at_line)
+        try:        # entries met before, by identity, without a Python call for each
+            fields = tuple(map(known, map(id, entries_)))
+        except KeyError:
+            fields = tuple(map(one, entries_))
+        m = make(id_, at, files[index], pos, note, tuple(map(name, names, names)), fields,
+                 no_extra if keys is None else keys, at_line)
         append(((at, rels[index], pos), m, explicit))
     return keyed, set(played), set(used)

@@ -13,6 +13,7 @@ import re
 import tomllib
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import compress
 
 
 # --- locating lines in TOML text -------------------------------------------------
@@ -260,8 +261,28 @@ class Locator:
         return spans
 
     def table_lines(self, name: str) -> list[int]:
-        """First line of each [[name]] table, in order (empty if written inline)."""
-        return [self.line(start) for start, _ in self.table_spans(name, 0, len(self.text))]
+        """First line of each [[name]] table, in order (empty if written inline).
+
+        The lines of the spans ``table_spans(name, 0, len(text))`` starts, found from the same
+        headers in one pass, each counting the newlines since the one before: asked of every
+        match file, where locating anything else is asked only of a file with a problem."""
+        text = self.text
+        quick = _bare_table_lines(text, name) if _BARE_KEY.match(name) else None
+        if quick is not None:
+            return quick
+        count = text.count
+        lines: list[int] = []
+        line, last = 1, 0
+        for m in _HEADER.finditer(text):
+            inner = m.group(1)
+            if inner != name and inner.replace(" ", "") != name:
+                continue
+            at = m.start()
+            if text.startswith("[[", at) or m.group(0).lstrip().startswith("[["):
+                line += count("\n", last, at)
+                last = at
+                lines.append(line)
+        return lines
 
     def find_key(self, key: str, start: int, end: int) -> int | None:
         """As _find_key; a bare key from one index of the span's keys."""
@@ -358,6 +379,21 @@ class Locator:
                     start += 1
             prefix = ""
         return line
+
+
+_OPENS_LINE = re.compile(r"\n[ \t]*\[")       # a line that may be a header, after the first
+_OPENS_TEXT = re.compile(r"[ \t]*\[")
+
+
+def _bare_table_lines(text: str, name: str) -> list[int] | None:
+    """``table_lines`` of a text whose every line that may be a header (``_HEADER`` matches only
+    lines starting with '[' after blanks) is exactly ``[[name]]``: those lines, found without a
+    match object each. None for any other text."""
+    head = f"[[{name}]]"
+    lines = text.split("\n")
+    if lines.count(head) != len(_OPENS_LINE.findall(text)) + (_OPENS_TEXT.match(text) is not None):
+        return None
+    return list(compress(range(1, len(lines) + 1), map(head.__eq__, lines)))
 
 
 def _span_keys(text: str, start: int, end: int) -> dict[str, int]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from datetime import date, datetime, time, timezone
 from typing import Any
 
-from sitegen.rating import collector, limits
+from sitegen.rating import limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
-from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
+from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, kept, reads_as_toml
 from sitegen.load import forked, halves
-from sitegen.load.halves import Keyed
+from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
 from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
@@ -25,6 +24,10 @@ MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ID = 64
 COMMON_KEYS = ("id", "played", "notes")
 NAME_KEYS = ("challenger", "home")      # match keys whose value is a player of the match
+UTC, EARLIEST, LATEST = timezone.utc, limits.EARLIEST, limits.LATEST
+# Where a match id is first used (its file, its index there, whether the id is explicit),
+# looked up as FILE:LINE only when another match uses it again (``_first_use``).
+Seen = tuple[TomlFile, int, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ def unquoted_date(value: Any) -> str:
 def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
                    problems: Problems) -> League:
     """Check every match of a league and return them in history order."""
-    with collector.paused():
+    with kept():
         return _league_matches(source, config, roster, problems)
 
 
@@ -82,7 +85,7 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     system = config.system
     allowed = COMMON_KEYS + system.match_keys
     keyed: list[tuple[tuple, Match, bool]] = []
-    seen_ids: dict[str, Callable[[], str]] = {}     # id -> where it is first used, FILE:LINE
+    seen_ids: dict[str, Seen] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
     shared = Shared()
     halves = _in_halves(source.match_files, config, roster, allowed, shared)
@@ -108,23 +111,38 @@ class Shared:
     per match: a player's name (a string each time the file names them) and a player's fields
     (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches)."""
 
-    __slots__ = ("names", "entries")
+    __slots__ = ("names", "entries", "kept", "players")
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
         self.entries: dict[tuple, Mapping[str, Any]] = {}
+        # The entries kept, by identity: a system that gives the same entry object for many
+        # matches (elo's plain scores) finds it here at once, without its key made again.
+        self.kept: dict[int, Mapping[str, Any]] = {}
+        self.players: dict[str, str] = {}       # a name as a match gives it -> its player's one copy
+
+    def player(self, written: str, resolve: Callable[[str], str]) -> str:
+        """The one copy of the player that ``written`` names through players.toml (``resolve``)."""
+        name = resolve(written)
+        name = self.players[written] = self.names.setdefault(name, name)
+        return name
 
     def entry(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
         """The first entry with the same keys, values and value types (1, 1.0 and True stay
         apart); an entry with an unhashable value or a float zero (-0.0 equals 0.0) is its own."""
+        if self.kept.get(id(entry)) is entry:
+            return entry
         values = tuple(entry.values())
         types = tuple(map(type, values))
         if float in types and 0.0 in values:
             return entry
         try:
-            return self.entries.setdefault((tuple(entry), values, types), entry)
+            kept = self.entries.setdefault((tuple(entry), values, types), entry)
         except TypeError:
             return entry
+        if kept is entry:       # alive as long as ``entries`` holds it: its id stays its own
+            self.kept[id(entry)] = entry
+        return kept
 
 
 def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: set[str],
@@ -160,7 +178,12 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
     alone: dict[tuple, Match | None] = {}       # (played, players) -> its one match; None when several
     first: dict[tuple, Match] = {}
     for m in matches:
-        cheap = (m.played, tuple(sorted(m.players)))
+        players = m.players
+        if len(players) == 2:       # sorted without a list made: most matches have two players
+            a, b = players
+            cheap = (m.played, a, b) if a <= b else (m.played, b, a)
+        else:
+            cheap = (m.played, *sorted(players))
         only = alone.setdefault(cheap, m)
         if only is m:
             continue
@@ -187,7 +210,7 @@ def _validated(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster
                shared: Shared) -> tuple[list[Keyed], set[str], set[str]] | None:
     """``files`` checked on their own: (keyed matches, names played, ids), None at any problem."""
     problems = Problems()
-    seen_ids: dict[str, Callable[[], str]] = {}
+    seen_ids: dict[str, Seen] = {}
     played: set[str] = set()
     keyed: list[Keyed] = []
     for f in files:
@@ -235,7 +258,7 @@ def _in_halves(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster
 
 
 def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
-                  allowed: tuple[str, ...], seen_ids: dict[str, Callable[[], str]], played_names: set[str],
+                  allowed: tuple[str, ...], seen_ids: dict[str, Seen], played_names: set[str],
                   problems: Problems, shared: Shared) -> list[Keyed]:
     league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
     data = f.data
@@ -257,10 +280,46 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
     id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
     one_name = shared.names.setdefault
     one_entry = shared.entry
+    known_player, one_player = shared.players.__getitem__, shared.player
+    lines = len(starts)
+    rel = f.rel
+    add_played = played_names.update
+    append = out.append
+    quiet = _Quiet()
     for index, raw in enumerate(raw_matches):
         position = index + 1
-        table = ("match", index)
         fallback_id = f"{id_stem}{position}"
+        # The well-formed match, checked without the reporting machinery; anything amiss and
+        # it is checked again below, where every problem is found and worded.
+        if type(raw) is dict and raw.keys() <= known:
+            explicit = raw.get("id")
+            match_id = fallback_id if explicit is None else explicit
+            when = raw.get("played")
+            played = (when if type(when) is datetime and when.tzinfo is UTC and EARLIEST <= when <= LATEST
+                      else to_utc(when))
+            notes = raw.get("notes")
+            if (played is not None and (notes is None or type(notes) is str) and match_id not in seen_ids
+                    and (explicit is None and len(match_id) <= MAX_ID
+                         or type(explicit) is str and len(explicit) <= MAX_ID and MATCH_ID.match(explicit))):
+                quiet.heard = False
+                parsed = parse_match(raw, quiet)
+                if parsed is not None and not quiet.heard:
+                    try:
+                        names = tuple(map(known_player, parsed.names))
+                    except KeyError:        # a name first met: resolved, and kept for the next
+                        names = tuple([one_player(n, resolve) for n in parsed.names])
+                    extra = parsed.extra
+                    if ((names[0] != names[1] if len(names) == 2 else len(set(names)) == len(names))
+                            and (not extra or _named_within(extra, names, resolve))):
+                        seen_ids[match_id] = (f, index, explicit is not None)
+                        add_played(names)
+                        m = new_match(match_id, played, rel, position, notes, names,
+                                      tuple([one_entry(e) for e in parsed.entries]),
+                                      _resolved(extra, resolve) if extra else NO_EXTRA,
+                                      starts[index] if index < lines else None)
+                        append(((played, league_rel, position), m, explicit is not None))
+                        continue
+        table = ("match", index)
         if not isinstance(raw, dict):
             problems.add(f.rel, f"must be a table, got {value_text(raw)}", line=f.locate(table=table),
                          match=f"#{position}")
@@ -289,10 +348,10 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
             report(("id",), f"the default id {match_id!r} is longer than {MAX_ID} characters; "
                             "give the match an explicit id")
         if match_id in seen_ids:
-            report(("id",), f"duplicate match id {match_id!r}, already used in {seen_ids[match_id]()}; "
-                            "ids must be unique within the league")
+            report(("id",), f"duplicate match id {match_id!r}, already used in "
+                            f"{_first_use(*seen_ids[match_id])}; ids must be unique within the league")
         else:
-            seen_ids[match_id] = partial(_first_use, f, index, match_id == explicit)
+            seen_ids[match_id] = (f, index, match_id == explicit)
 
         played = None
         if "played" not in raw:
@@ -342,6 +401,33 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
         # History order: played, then file path within the league, then position.
         out.append(((played, league_rel, position), m, match_id == explicit))
     return out
+
+
+class _Quiet:
+    """A reporter that only notes that it heard a problem (the well-formed path's)."""
+
+    __slots__ = ("heard",)
+
+    def __init__(self) -> None:
+        self.heard = False
+
+    def __call__(self, path: tuple[str | int, ...], message: str) -> None:
+        self.heard = True
+
+
+def _named_within(extra: Mapping[str, Any], names: tuple[str, ...], resolve: Callable[[str], str]) -> bool:
+    """Whether each match key naming a player (NAME_KEYS) names one of the match's players."""
+    return all(extra.get(key) is None or resolve(extra[key]) in names for key in NAME_KEYS)
+
+
+def _resolved(extra: Mapping[str, Any], resolve: Callable[[str], str]) -> dict[str, Any]:
+    """A match's system keys, those naming a player through players.toml, as the general path."""
+    extra = dict(extra)
+    for key in NAME_KEYS:
+        given = extra.get(key)
+        if given is not None:
+            extra[key] = resolve(given)
+    return extra
 
 
 def _report_listed_twice(parsed: ParsedMatch, names: tuple[str, ...],

@@ -20,6 +20,7 @@ from sitegen.rating.base import (
     rating_value, MAX_NAME,
 )
 from sitegen.rating.base import Curve, expected_curve
+from sitegen.rating.fields import slot_maker
 from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import elo_kernel
@@ -88,6 +89,63 @@ def valid_season(value: Any) -> bool:
 
 def valid_points(value: Any) -> bool:
     return is_number(value) and 0 <= value <= MAX_COUNT
+
+
+_PLAYER_KEYS = frozenset(("name", "score", "points"))
+_MATCH_KEYS = ("challenger", "home", "season", "weight")
+_NUMBER = (int, float)
+_parsed = slot_maker(ParsedMatch, ("names", "entries", "extra", "name_paths"))
+_PLAIN: dict[type, dict[float, Mapping[str, Any]]] = {
+    int: {s: {"score": s, "points": None} for s in (1, 0)},
+    float: {s: {"score": s, "points": None} for s in (1.0, 0.5)},
+}
+
+
+def _well_formed(raw: Mapping[str, Any], no_margin: bool) -> ParsedMatch | None:
+    """The common match, two players of plain name and score and no match keys, read at once:
+    what ``Elo.parse_match`` returns for it, found without its general checks (a million
+    matches of a long history). None for anything else, or anything amiss: the general path
+    then reads it and words each problem."""
+    players = raw.get("players")
+    if type(players) is not list or len(players) != 2:
+        return None
+    a, b = players
+    if type(a) is not dict or type(b) is not dict or not (a.keys() <= _PLAYER_KEYS and b.keys() <= _PLAYER_KEYS):
+        return None
+    for key in _MATCH_KEYS:
+        if key in raw:
+            return None
+    name_a, name_b = a.get("name"), b.get("name")
+    if type(name_a) is not str or type(name_b) is not str:
+        return None
+    # check_name and normalize_name for an ASCII name (NFC leaves it as it is).
+    name_a, name_b = name_a.strip(), name_b.strip()
+    if not (0 < len(name_a) <= MAX_NAME and 0 < len(name_b) <= MAX_NAME and name_a.isascii() and name_b.isascii()):
+        return None
+    # The fields' checks: a score of SCORES, points (optional) from 0 to MAX_COUNT; bool is no number.
+    score_a, score_b = a.get("score"), b.get("score")
+    if not (type(score_a) in _NUMBER and type(score_b) in _NUMBER and score_a in SCORES and score_b in SCORES
+            and score_a + score_b == 1):
+        return None
+    points_a, points_b = a.get("points"), b.get("points")
+    if points_a is None or points_b is None:
+        if not no_margin or "points" in a or "points" in b:
+            return None
+    else:
+        if not (type(points_a) in _NUMBER and type(points_b) in _NUMBER and 0 <= points_a <= MAX_COUNT
+                and 0 <= points_b <= MAX_COUNT):
+            return None
+        if points_a != points_b and (score_a if points_a > points_b else score_b) != 1:
+            return None
+    if points_a is None:
+        # A plain score's entry is one object for every match that has it (load/validate.py
+        # keeps one copy of each entry all the same); a float zero's sign is its own.
+        entry_a = _PLAIN[type(score_a)].get(score_a) or {"score": score_a, "points": None}
+        entry_b = _PLAIN[type(score_b)].get(score_b) or {"score": score_b, "points": None}
+    else:
+        entry_a, entry_b = {"score": score_a, "points": points_a}, {"score": score_b, "points": points_b}
+    return _parsed((name_a, name_b), (entry_a, entry_b), {}, None)
+
 
 
 @register
@@ -226,6 +284,9 @@ class Elo(MatchSystem):
                        ex.rules + (f'margin = "{self.margin}": both players need points',))
 
     def parse_match(self, raw: Mapping[str, Any], report: Reporter) -> ParsedMatch | None:
+        quick = _well_formed(raw, self.margin == "none")
+        if quick is not None:
+            return quick
         parsed = parse_entries(raw.get("players"), report, self.fields, min_count=2, max_count=2,
                                system=self.name)
         ok = True

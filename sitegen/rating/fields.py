@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields as dataclass_fields
 from typing import Any, TypeGuard
 
 from sitegen.rating import limits
@@ -278,3 +278,21 @@ def valid_fields(raw: Any, fields: Sequence[Field]) -> list[dict[str, Any]]:
         out.append(entry)
     return out
 
+
+
+def slot_maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
+    """``cls(*values)``, the values in the order of ``names``, for a frozen dataclass with slots,
+    made without its ``__init__``: that sets each field through ``object.__setattr__``, which
+    costs a long history's checking as much as reading a match. Each slot is set by its own
+    descriptor instead, to the same object (equal, the same repr). ``cls`` itself where its
+    fields or slots are not ``names``, or it has a ``__post_init__``."""
+    if (tuple(f.name for f in dataclass_fields(cls)) != names or getattr(cls, "__slots__", ()) != names
+            or hasattr(cls, "__post_init__")):
+        return cls
+    # One line a field, as dataclasses writes its __init__: a loop over the fields costs a third more.
+    args = [f"v{i}" for i in range(len(names))]
+    body = "".join(f"    s{i}(o, v{i})\n" for i in range(len(names)))
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope.update({f"s{i}": getattr(cls, name).__set__ for i, name in enumerate(names)})
+    exec(f"def make({', '.join(args)}):\n    o = new(cls)\n{body}    return o\n", scope)  # noqa: S102
+    return scope["make"]
