@@ -7,13 +7,10 @@ the file it came from, so later stages can report problems by file and line.
 from __future__ import annotations
 
 import difflib
-import gc
 import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,23 +213,11 @@ def _inside_string(text: str, pos: int) -> bool:
     return False
 
 
-@contextmanager
-def kept() -> Iterator[None]:
-    """``collector.paused()`` for a block whose objects live on: what it made is frozen with the
-    rest when a caller froze what was made before it (a build's ``collector.frozen()``, which
-    freezes them soon after and unfreezes them all at its end). Otherwise the collection that
-    re-enabling sets off walks every one of them, to free none: half a second of reading a
-    100,000-match league, and as much of checking it."""
-    with collector.paused():
-        yield
-        if gc.get_freeze_count() > 0:
-            gc.freeze()
-
-
 def load_site(root: Path, problems: Problems, cache: Cache | None = None) -> SiteSource:
     """Read everything a build needs from ``root``; problems are collected, not raised. Match
     files, players.toml and league.toml are parsed through ``cache`` when one is given."""
-    with kept():
+    # Its objects live on: frozen as reading ends, inside a build (collector.kept).
+    with collector.kept():
         return _load_site(root, problems, cache)
 
 

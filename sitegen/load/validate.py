@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
 from typing import Any
 
-from sitegen.rating import limits
+from sitegen.rating import collector, limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
-from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, kept, reads_as_toml
+from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
 from sitegen.load import forked, halves
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
@@ -77,7 +77,7 @@ def unquoted_date(value: Any) -> str:
 def league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster,
                    problems: Problems) -> League:
     """Check every match of a league and return them in history order."""
-    with kept():
+    with collector.kept():
         return _league_matches(source, config, roster, problems)
 
 
@@ -179,6 +179,7 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
     first: dict[tuple, Match] = {}
     for m in matches:
         players = m.players
+        cheap: tuple
         if len(players) == 2:       # sorted without a list made: most matches have two players
             a, b = players
             cheap = (m.played, a, b) if a <= b else (m.played, b, a)
