@@ -52,6 +52,10 @@ def check(root: Path, *, cache: bool | Cache = True) -> Site:
     for league_source in source.leagues:
         config = cfg.league_config(league_source, problems, roster)
         if config is None:
+            # Its matches cannot be checked without a system, but its files are still read:
+            # what makes one unreadable is reported with the league.toml's problem.
+            for f in league_source.match_files:
+                f.read(problems)
             continue
         leagues.append(league_matches(league_source, config, roster, problems))
     content = content_sources(root, problems)

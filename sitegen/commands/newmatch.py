@@ -107,7 +107,10 @@ def read_league(root: Path, slug: str) -> LeagueFacts:
     names: set[str] = set()
     ids: dict[str, str] = {}
     counts: dict[str, int] = {}
-    for f in source.match_files:
+    for source_file in source.match_files:
+        f = source_file.read(Problems())        # a file that cannot be read is check's to report
+        if f is None:
+            continue
         league_rel = f.rel.split("/", 2)[2]
         matches = f.data.get("match")
         matches = matches if isinstance(matches, list) else []

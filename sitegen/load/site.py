@@ -52,11 +52,27 @@ class TomlFile:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchFile:
+    """A league's match file, found but not yet read: checking reads and parses each in turn
+    (``read``) and lets its tables go once its matches are made, so a long league's raw TOML is
+    never held at once (2.4 GB of a million matches), and a forked half reads its own files."""
+
+    path: Path
+    rel: str                      # relative to the site root, '/'-separated
+    size: int                     # bytes, to cut a league's files in halves of equal work
+    cache: Cache | None = field(default=None, compare=False, repr=False)
+
+    def read(self, problems: Problems) -> TomlFile | None:
+        """The parsed file; None, with the problem recorded, where it cannot be read."""
+        return parse_toml_file(self.path, self.rel, problems, cache=self.cache)
+
+
+@dataclass(frozen=True, slots=True)
 class LeagueSource:
     slug: str
     folder: Path
     config: TomlFile | None
-    match_files: tuple[TomlFile, ...]
+    match_files: tuple[MatchFile, ...]
     # The system a league.toml that is not valid TOML names on a line of its own: its
     # match files are still checked, so one syntax error does not hide their problems.
     salvaged_system: str | None = None
@@ -317,8 +333,15 @@ def _load_league(root: Path, folder: Path, leagues: list[str], problems: Problem
             problems.add(rel(root, p), _not_read(p.name))
     # History order compares paths relative to the league folder as strings.
     files.sort(key=lambda p: p.relative_to(folder).as_posix())
-    parsed = tuple(f for f in (read_toml(root, p, problems, cache) for p in files) if f is not None)
-    return LeagueSource(slug, folder, config, parsed, salvaged)
+    found = tuple(MatchFile(p, rel(root, p), _size(p), cache) for p in files if not link_problem(root, p, problems))
+    return LeagueSource(slug, folder, config, found, salvaged)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:         # reading it says what is wrong
+        return 0
 
 
 def _salvage_system(path: Path) -> str | None:

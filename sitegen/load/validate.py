@@ -14,7 +14,7 @@ from typing import Any
 
 from sitegen.rating import collector, limits
 from sitegen.load.config import LeagueConfig, Roster, initial_field
-from sitegen.load.site import DATE_TOKEN, LeagueSource, TomlFile, date_fix, reads_as_toml
+from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, date_fix, reads_as_toml
 from sitegen.load import forked, halves
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
@@ -92,8 +92,10 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     if halves is not None:
         keyed, played_names = halves
     else:
-        for f in source.match_files:
-            keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played_names, problems, shared))
+        for source_file in source.match_files:
+            f = source_file.read(problems)
+            if f is not None:
+                keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played_names, problems, shared))
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
@@ -202,31 +204,34 @@ def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, p
 
 
 
-# Raw match tables above which a league's files are checked in two halves, the second in a
-# forked child on the second core (``_in_halves``): below, the fork costs more than it saves.
-HALVES_FROM = 20_000
+# Bytes of match files above which a league's files are read and checked in two halves, the
+# second in a forked child on the second core (``_in_halves``): below (about 20,000 short
+# matches), the fork costs more than it saves.
+HALVES_FROM = 2_000_000
 
 
-def _validated(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
+def _validated(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
                shared: Shared) -> tuple[list[Keyed], set[str], set[str]] | None:
-    """``files`` checked on their own: (keyed matches, names played, ids), None at any problem."""
+    """``files`` read and checked on their own: (keyed matches, names played, ids), None at any problem."""
     problems = Problems()
     seen_ids: dict[str, Seen] = {}
     played: set[str] = set()
     keyed: list[Keyed] = []
-    for f in files:
-        keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played, problems, shared))
+    for source_file in files:
+        f = source_file.read(problems)
+        if f is not None:
+            keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played, problems, shared))
     return None if problems else (keyed, played, set(seen_ids))
 
 
-def _in_halves(files: tuple[TomlFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
+def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
                shared: Shared) -> tuple[list[Keyed], set[str]] | None:
     """A long league's matches checked on two cores: the first half of its files here, the
     second in a forked child that sends its matches back as columns (``halves.pack``, a tenth
     of checking them). None, and the caller checks every file in turn, where there is one core
     or the league is short, and wherever either half has a problem or both use one id: the
     problems are then found and worded exactly as one pass finds them."""
-    sizes = [len(m) if isinstance(m := f.data.get("match"), list) else 0 for f in files]
+    sizes = [f.size for f in files]
     total = sum(sizes)
     if total < HALVES_FROM or len(files) < 2:
         return None
@@ -263,6 +268,9 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
                   problems: Problems, shared: Shared) -> list[Keyed]:
     league_rel = f.rel.split("/", 2)[2]   # matches/<league>/<path> -> <path>
     data = f.data
+    # Where an id was first used is located in the text when a later match repeats it: the
+    # ids keep the file without its tables, which go when its matches are made.
+    where = TomlFile(f.path, f.rel, f.text, {})
     for key in sorted(set(data) - {"match"}):
         problems.add(f.rel, f"unknown key; {did_you_mean(key, ['match'])}a match file holds only "
                             "[[match]] tables", line=f.locate(key), field=key)
@@ -312,7 +320,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
                     extra = parsed.extra
                     if ((names[0] != names[1] if len(names) == 2 else len(set(names)) == len(names))
                             and (not extra or _named_within(extra, names, resolve))):
-                        seen_ids[match_id] = (f, index, explicit is not None)
+                        seen_ids[match_id] = (where, index, explicit is not None)
                         add_played(names)
                         m = new_match(match_id, played, rel, position, notes, names,
                                       tuple([one_entry(e) for e in parsed.entries]),
@@ -352,7 +360,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
             report(("id",), f"duplicate match id {match_id!r}, already used in "
                             f"{_first_use(*seen_ids[match_id])}; ids must be unique within the league")
         else:
-            seen_ids[match_id] = (f, index, match_id == explicit)
+            seen_ids[match_id] = (where, index, match_id == explicit)
 
         played = None
         if "played" not in raw:
