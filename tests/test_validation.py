@@ -933,3 +933,41 @@ def test_match_key_below_a_team_header_says_where_it_belongs(make_site):
         "match: write it above the first [[match.teams]] header, or before teams = [...]; teams of this arena "
         "league have: won, players — see the arena spec page (spec/arena/ on the site)",
     ]
+
+
+def test_a_league_without_a_system_still_has_its_unreadable_match_files_reported(make_site):
+    # Match files are read as they are checked; a league that cannot be checked (no league.toml)
+    # still has each of its files read, so an invalid one is reported with the missing league.toml.
+    root = make_site({
+        **lu(),
+        "matches/nolg/a.toml": match_file(LU_P0, LU_P1, first=LU_FIRST),
+        "matches/nolg/b.toml": "[[match]]\nplayed = [\n",
+        "matches/nolg/c.toml": b"[[match]]\nnotes = \"\xff\"\n",
+    })
+    shown = [str(p) for p in problems_of(root)]
+    assert any(s.startswith("matches/nolg: ") and "league.toml" in s for s in shown), shown
+    assert any(s.startswith("matches/nolg/b.toml:") and "invalid TOML" in s for s in shown), shown
+    assert any(s.startswith("matches/nolg/c.toml:2: ") and "UTF-8" in s for s in shown), shown
+    assert not any(s.startswith("matches/nolg/a.toml") for s in shown), shown
+
+
+def test_a_league_read_file_by_file_holds_no_file_s_tables(make_site, monkeypatch):
+    # Each file's parsed tables go once its matches are made: only the text stays, for
+    # locating a later duplicate id.
+    from sitegen.load import site as site_module
+    import gc
+    read: list = []
+    original = site_module.MatchFile.read
+
+    def reading(self, problems):
+        f = original(self, problems)
+        read.append(f)
+        return f
+
+    monkeypatch.setattr(site_module.MatchFile, "read", reading)
+    root = make_site({**lu(), "matches/lu/b.toml": LU_FIRST.replace("2024-01-01", "2024-03-02")})
+    check(root, cache=False)
+    assert len(read) == 2 and all(f is not None for f in read)
+    gc.collect()
+    # Nothing but this test's list refers to a file read: the matches keep none of its tables.
+    assert all(len(gc.get_referrers(f)) == 1 for f in read)
