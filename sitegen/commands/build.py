@@ -108,7 +108,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     The command's progress (sitegen/commands/progress.py) hears of each stage; by default nothing is shown.
     """
     from sitegen.load import provenance
-    from sitegen.output.pages import render_site, site_base_url
+    from sitegen.output.pages import Beside, render_site, site_base_url
     from sitegen.model.predict import player_states, predicts
     from sitegen.model.table import ledger_frame
     from sitegen.output.parallel import Background
@@ -129,40 +129,48 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
         prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
         freeze()
-        progress.rating(site)
-        rated = rate(site)
-        # Each league's ledger frame (model/table.py) and predictor states (model/predict.py)
-        # are made here, once: the data files' process and this one (the board, the careers,
-        # the predictions) both read them, and a process forked after them shares them
-        # instead of making its own (3 s of a million-match league's).
-        for league in rated:
-            ledger_frame(league)
-            if predicts(league.league.config.system):
-                player_states(league)
-        freeze()
-        # With the cache, files equal to the published ones are linked, not rewritten (write.py).
-        output = Output(out, reuse=store is not None)
-        data = None
+        # The jobs beside this process start as soon as what they need exists (output/pages.py
+        # Beside): the content pages now, the bootstrap and the accuracy comparisons once the
+        # leagues are rated, so the second core works while this one rates.
+        beside = Beside(site)
         try:
-            progress.writing_data()
-            output.staging()
-            # The data files are written by a second process while this one renders the
-            # pages: they need nothing the pages make. It tells each league's ledger hash as
-            # soon as it has it (the pools' seed: formatting changes.csv again here would
-            # cost a million-match league seconds); what else it works out on the way (the
-            # scores) the pages work out again, at less cost than waiting.
-            data = Background(lambda tell: output.journaled(
-                lambda: data_files(rated, prov, site.roster, output, tell)), telling=True)
-            shown = progress.rendering(output)      # on a terminal, it counts the files
-            render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
-                        ledger_keys=data.told)
-            shown.settle(data.result())
-            progress.moving(len(output.sizes), out)
-            output.commit()
+            progress.rating(site)
+            rated = rate(site)
+            beside.rated(rated, store, site.root)
+            # Each league's ledger frame (model/table.py) and predictor states (model/predict.py)
+            # are made here, once: the data files' process and this one (the board, the careers,
+            # the predictions) both read them, and a process forked after them shares them
+            # instead of making its own (3 s of a million-match league's).
+            for league in rated:
+                ledger_frame(league)
+                if predicts(league.league.config.system):
+                    player_states(league)
+            freeze()
+            # With the cache, files equal to the published ones are linked, not rewritten (write.py).
+            output = Output(out, reuse=store is not None)
+            data = None
+            try:
+                progress.writing_data()
+                output.staging()
+                # The data files are written by a process of their own while this one renders
+                # the pages: they need nothing the pages make. It tells each league's ledger
+                # hash as soon as it has it (the pools' seed: formatting changes.csv again here
+                # would cost a million-match league seconds); what else it works out on the
+                # way (the scores) the pages work out again, at less cost than waiting.
+                data = Background(lambda tell: output.journaled(
+                    lambda: data_files(rated, prov, site.roster, output, tell)), telling=True)
+                shown = progress.rendering(output)      # on a terminal, it counts the files
+                render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
+                            ledger_keys=data.told, beside=beside)
+                shown.settle(data.result())
+                progress.moving(len(output.sizes), out)
+                output.commit()
+            finally:
+                if data is not None:
+                    data.close()
+                output.discard()
         finally:
-            if data is not None:
-                data.close()
-            output.discard()
+            beside.close()
     if store is not None:
         store.prune()       # each league's match order was stored with its bootstrap (model/honest.py)
     collector.hold(site, rated)

@@ -43,6 +43,7 @@ from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
     from sitegen.load.cache import Cache
+    from pathlib import Path
     from sitegen.load.checked import Site
 
 # Pages modelled before they are rendered: bounds the contexts held at once.
@@ -109,32 +110,58 @@ def site_base_url(configured: str, given: str | None) -> str:
     return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
 
 
+class Beside:
+    """The jobs a build runs in processes of their own beside its main one (output/parallel.py),
+    each started as soon as what it needs exists, so that the second core works while this one
+    still checks and rates: the content pages (markdown, formulas, the spec pages' charts) need
+    no league's ratings and start once the site is checked; the bootstrap intervals (each
+    league replayed 80 times over) and the accuracy comparisons (the predictions scored, the
+    ratings replayed with the default parameters) start once the leagues are rated."""
+
+    def __init__(self, site: "Site") -> None:
+        self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
+        self.intervals: Background | None = None
+        self.comparisons: Background | None = None
+
+    def rated(self, rated: tuple[RatedLeague, ...], cache: "Cache | None", root: Path) -> None:
+        # With the build cache, a league whose input did not change is not resampled again.
+        resample = cached_bootstrap(cache, root) if cache is not None else bootstrap
+        self.intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
+        self.comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
+
+    def close(self) -> None:
+        """Stops every job, done or not (a build that fails does not wait for them)."""
+        for job in (self.content, self.intervals, self.comparisons):
+            if job is not None:
+                job.close()
+
+
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
-                cache: "Cache | None" = None, ledger_keys: Callable[[str], str | None] | None = None) -> None:
+                cache: "Cache | None" = None, ledger_keys: Callable[[str], str | None] | None = None,
+                beside: Beside | None = None) -> None:
     """``ledger_keys(slug)``, when given, is the league's ledger hash as the process writing
     the data files worked it out (build.data_files), so the pools here need not format
-    changes.csv again to seed them."""
-    # With the build cache, a league whose input did not change is not resampled again.
-    resample = cached_bootstrap(cache, site.root) if cache is not None else bootstrap
-    # The bootstrap intervals need only the ratings, and replay each league 80 times over: a
-    # second process draws them while this one models the pages. So does a third the content
-    # pages (markdown, formulas, the spec pages' charts), which need no league's ratings.
-    intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
-    content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
-    # So does a fourth the accuracy comparisons (the league's predictions scored, and its
-    # ratings replayed with the default parameters): they too need only the ratings.
-    comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
-    children: list[Background | Batch] = [intervals, content, comparisons]   # stopped however the build ends
+    changes.csv again to seed them. ``beside`` holds the jobs the build started early; the
+    caller closes it. Without it, they start here and are closed here."""
+    own = beside is None
+    if beside is None:
+        beside = Beside(site)
+    if beside.intervals is None:
+        beside.rated(rated, cache, site.root)
+    assert beside.intervals is not None and beside.comparisons is not None
+    children: list[Background | Batch] = []     # stopped however the build ends
     try:
         # The leagues' view models live until every page is written: once made, they are frozen
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
-            _render_site(site, rated, output, freeze, intervals, content, comparisons, children, base_url=base_url,
-                         provenance=provenance, ledger_keys=ledger_keys)
+            _render_site(site, rated, output, freeze, beside.intervals, beside.content, beside.comparisons,
+                         children, base_url=base_url, provenance=provenance, ledger_keys=ledger_keys)
     finally:
         for child in children:
             child.close()
+        if own:
+            beside.close()
 
 
 def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, freeze: Callable[[], None],
