@@ -50,11 +50,17 @@ class LeagueGames:
         number = {name: i for i, name in enumerate(self.names)}
         events = league.rated.events
         matches = league.matches
-        # The one walk over the lines: who played which match, at which position, with which result.
-        rows = [(k, i, number[line.player.text], CODES.get(line.result, NO_RESULT))
-                for k, m in enumerate(matches) for i, line in enumerate(m.lines)]
-        match, index, player, result = (np.array(c, dtype=np.int64) for c in zip(*rows)) if rows else (
-            np.zeros(0, np.int64) for _ in range(4))
+        # Who played which match, at which position, with which result: each column filled
+        # straight from the lines, with no tuple per line (two million at a million matches,
+        # a fifth of a GB held at once).
+        sizes = np.fromiter((len(m.lines) for m in matches), dtype=np.int64, count=len(matches))
+        total = int(sizes.sum())
+        match = np.repeat(np.arange(len(matches), dtype=np.int64), sizes)
+        index = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        player = np.fromiter((number[line.player.text] for m in matches for line in m.lines),
+                             dtype=np.int64, count=total)
+        result = np.fromiter((CODES.get(line.result, NO_RESULT) for m in matches for line in m.lines),
+                             dtype=np.int64, count=total)
         if isinstance(events, EventTable) and events.matches is None and \
                 event_keys(events) == [m.id for m in matches]:
             event = match       # one event per match, in the matches' order: the same index
