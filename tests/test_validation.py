@@ -971,3 +971,12 @@ def test_a_league_read_file_by_file_holds_no_file_s_tables(make_site, monkeypatc
     gc.collect()
     # Nothing but this test's list refers to a file read: the matches keep none of its tables.
     assert all(len(gc.get_referrers(f)) == 1 for f in read)
+
+
+@pytest.mark.parametrize("given", ['["a"]', "{ x = 1 }", "[[1], 2]"])
+def test_an_id_that_is_a_list_or_a_table_is_reported_not_a_crash(make_site, given):
+    # The well-formed path looks an id up only once it is known to be text.
+    root = make_site({**el(), "matches/el/n.toml":
+                      f'[[match]]\nid = {given}\nplayed = 2024-05-01\nplayers = [{EL_P0}, {EL_P1}]\n'})
+    shown = [str(p) for p in problems_of(root)]
+    assert any(s.startswith("matches/el/n.toml:2: ") and "id" in s for s in shown), shown

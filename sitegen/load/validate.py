@@ -307,9 +307,11 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
             played = (when if type(when) is datetime and when.tzinfo is UTC and EARLIEST <= when <= LATEST
                       else to_utc(when))
             notes = raw.get("notes")
-            if (played is not None and (notes is None or type(notes) is str) and match_id not in seen_ids
+            # The id's type first: only then may it be looked up (a list or table as id is not hashable).
+            if (played is not None and (notes is None or type(notes) is str)
                     and (explicit is None and len(match_id) <= MAX_ID
-                         or type(explicit) is str and len(explicit) <= MAX_ID and MATCH_ID.match(explicit))):
+                         or type(explicit) is str and len(explicit) <= MAX_ID and MATCH_ID.match(explicit))
+                    and match_id not in seen_ids):
                 quiet.heard = False
                 parsed = parse_match(raw, quiet)
                 if parsed is not None and not quiet.heard:
