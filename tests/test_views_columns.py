@@ -14,6 +14,7 @@ import pytest
 from helpers import REPO
 from sitegen.commands.build import check, rate
 from sitegen.model import views
+from sitegen.model.history import one_event_per_match
 from sitegen.model.groups import anchor, group_matches
 from sitegen.model.views import LeagueView, league_view
 from sitegen.rating.events import EventTable, RowTerms
@@ -58,7 +59,7 @@ def test_column_views_are_the_views_of_the_events(root):
     tables = 0
     for league in rated:
         view = league_view(league, site.roster)
-        if views._one_per_match(league) is not None:
+        if one_event_per_match(league) is not None:
             tables += 1
             assert all(isinstance(line.terms, RowTerms) for v in view.matches for line in v.lines)
         # The same events as a tuple take the general path: changes by player, periods, _mark_rated.

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_frame
 from sitegen.model.views import LeagueView, PlayerView
-from sitegen.rating.events import EventTable, event_keys, event_matches
+from sitegen.rating.events import event_matches
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
 # A line's result by code; a line without one (None) is NO_RESULT.
@@ -61,8 +62,7 @@ class LeagueGames:
                              dtype=np.int64, count=total)
         result = np.fromiter((CODES.get(line.result, NO_RESULT) for m in matches for line in m.lines),
                              dtype=np.int64, count=total)
-        if isinstance(events, EventTable) and events.matches is None and \
-                event_keys(events) == [m.id for m in matches]:
+        if one_event_per_match(league.rated) is not None:
             event = match       # one event per match, in the matches' order: the same index
         else:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}

@@ -29,6 +29,21 @@ class RatedLeague:
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
 
+ONE_PER_MATCH = "one-event-per-match"      # RatedLeague.cache key
+
+
+def one_event_per_match(rated: RatedLeague) -> EventTable | None:
+    """The league's rating columns where every event is the one match at the same position
+    (no rating period spans several matches), else None: then a match's event is its index, and
+    its changes are rows of the columns. Worked out once per league (a million ids compared)."""
+    if ONE_PER_MATCH not in rated.cache:
+        events, matches = rated.events, rated.league.matches
+        rated.cache[ONE_PER_MATCH] = (
+            events if isinstance(events, EventTable) and events.matches is None
+            and list(events.keys) == [m.id for m in matches] else None)
+    return rated.cache[ONE_PER_MATCH]
+
+
 def rank(standings: list[Standing]) -> tuple[Ranked, ...]:
     """Best first (rating descending, then name by code point); rank = 1 + number strictly higher."""
     ordered = sorted(standings, key=lambda s: (-s.rating, s.player))

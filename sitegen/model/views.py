@@ -20,12 +20,12 @@ from slugify import slugify
 from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
-from sitegen.model.history import RatedLeague
+from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.scale import is_big
 from sitegen.model.table import iso
 from sitegen.rating.base import Change, Match
-from sitegen.rating.events import PAGE, EventTable, RowTerms, event_keys
+from sitegen.rating.events import PAGE, EventTable, RowTerms
 
 RECENT = 12
 
@@ -267,14 +267,6 @@ DESCRIBED = 4096
 Made = tuple[Match, list[MatchLine], str, tuple[str, ...]]
 
 
-def _one_per_match(rated: RatedLeague) -> EventTable | None:
-    """The league's columns where every event is the one match of the same position, else None."""
-    events, matches = rated.events, rated.league.matches
-    if isinstance(events, EventTable) and events.matches is None and event_keys(events) == [m.id for m in matches]:
-        return events
-    return None
-
-
 def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[str, str]]]:
     """Each match's changes by player, with their event's key and matches, match after match;
     and how many of a player's matches each (event, player) spans."""
@@ -312,7 +304,8 @@ class _Lines:
         self.tiers: list[Tier | None] = [None, *config.tiers]
         self.integer = system.integer_ratings
         # A big league's match rows show no formula (model/scale.py): none is written out.
-        self.formulas = not is_big(rated)
+        self.big = is_big(rated)
+        self.formulas = not self.big
         # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
         self.texts: dict[str, str] = {}
 
@@ -345,7 +338,7 @@ def _event_lines(rated: RatedLeague, make: _Lines) -> tuple[Iterator[Made], bool
 
 
 def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: list[bool]) -> Iterator[Made]:
-    """Each match's lines read straight from the columns, one event per match (``_one_per_match``):
+    """Each match's lines read straight from the columns, one event per match (``one_event_per_match``):
     no event or change is made, only the lines' RowTerms. ``aligned`` is set False unless every
     event's rows are its match's players in order (then row r is the r-th line of the league)."""
     matches = rated.league.matches
@@ -430,7 +423,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # Links compare by identity: each line finds its player by its link, hashed in C.
     player_of = {links[name]: pv for name, pv in players.items()}
     make = _Lines(rated, links)
-    table = _one_per_match(rated)
+    table = one_event_per_match(rated)
     aligned = [table is not None]
     if table is not None:
         made, periods = _table_lines(rated, table, make, aligned), False
@@ -468,14 +461,13 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     if periods:
         for p in players.values():
             _mark_rated(p)
-    elif table is not None and aligned[0] and _table_extremes(table, rated.league.matches, players):
-        pass        # every game rated: each player's peak and lowest read from the columns
-    else:
+    # Every game rated: each player's peak and lowest read from the columns where they allow it.
+    elif not (table is not None and aligned[0] and _table_extremes(table, rated.league.matches, players)):
         for p in players.values():
             _extremes(p)
 
     # scale.matches_per_part, without counting the league's appearances again.
-    groups = group_matches(views, base, scale.MATCHES_PER_PART if not make.formulas else None)  # sets every view's url
+    groups = group_matches(views, base, scale.MATCHES_PER_PART if make.big else None)  # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
