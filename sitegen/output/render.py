@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import jinja2
 from markupsafe import Markup, escape
@@ -136,15 +136,20 @@ class MatchDateLinks(dict):
         date = stamp[:10] if played.year >= 1000 else fmt_date(played)   # strftime pads no year
         return f'<time datetime="{stamp}">{date}</time>'
 
+    @classmethod
+    def of(cls, league, up: str) -> Self:
+        """The league's links of this kind for pages ``up`` below its folder, made once."""
+        key = (up, cls.__name__)
+        cache = league.link_cache
+        if key not in cache:
+            cache[key] = cls(league, up)
+        return cache[key]
+
 
 def match_date_links(league, up: str) -> MatchDateLinks:
     """``league|date_links(up)``: matches' dates linked to their rows, for a page ``up`` below
     the league's folder."""
-    key = (up, "date")
-    cache = league.link_cache
-    if key not in cache:
-        cache[key] = MatchDateLinks(league, up)
-    return cache[key]
+    return MatchDateLinks.of(league, up)
 
 
 def player_links(league, up: str, form: str = "") -> PlayerLinks:

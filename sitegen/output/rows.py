@@ -198,11 +198,7 @@ class DayLinks(MatchDateLinks):
 def day_links(league, up: str) -> DayLinks:
     """``league|day_links(up)``: matches' dates linked to their rows, for a page ``up`` below
     the league's folder."""
-    key = (up, "day")
-    cache = league.link_cache
-    if key not in cache:
-        cache[key] = DayLinks(league, up)
-    return cache[key]
+    return DayLinks.of(league, up)
 
 
 FILTERS = {"sibling_links": sibling_links, "day_links": day_links,
