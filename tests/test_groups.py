@@ -10,18 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sitegen.model.groups import LINES_PER_PART, MATCHES_PER_PART, anchor, group_matches
+from sitegen.model.views import MatchView
 
 WHEN = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
-def _views(files: list[str], players: int = 2) -> list[SimpleNamespace]:
-    """Stand-ins for MatchView: what grouping reads (match.file, match.id, lines) and writes (url)."""
+def _views(files: list[str], players: int = 2) -> list[MatchView]:
+    """MatchViews of stand-in matches: grouping reads match.file, match.id and lines, and sets page."""
     counts: dict[str, int] = {}
     views = []
     for f in files:
         counts[f] = counts.get(f, 0) + 1
         match = SimpleNamespace(file=f, id=f"{f.split('/', 2)[2][:-5].replace('/', '-')}-{counts[f]}", played=WHEN)
-        views.append(SimpleNamespace(match=match, lines=[None] * players, url=""))
+        views.append(MatchView(match, [None] * players, ""))  # type: ignore[arg-type]
     return views
 
 

@@ -109,7 +109,7 @@ def test_league_view_freezes_only_inside_a_frozen_block():
 
 def test_plain_anchors_are_the_escaped_ones():
     def view(mid: str):
-        return SimpleNamespace(match=SimpleNamespace(id=mid, file="matches/x/a.toml"), lines=[1, 2], url="")
+        return views.MatchView(SimpleNamespace(id=mid, file="matches/x/a.toml"), [1, 2], "")  # type: ignore[arg-type]
 
     for ids in (["a-1", "b_2", "c.3"], ["a-1", "main", "weird id/ü", "~x"]):
         made = [view(i) for i in ids]

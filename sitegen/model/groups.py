@@ -53,7 +53,7 @@ def _folder(name: str) -> str:
 
 
 def group_matches(views: list[MatchView], base: str, per_part: int | None = None) -> list[MatchGroup]:
-    """Assign every match its page and set ``view.url`` to its anchor there.
+    """Assign every match its page (``view.page``; ``view.url`` is its anchor there).
 
     Pages come in order of each file's first match in history; within a page, matches
     keep history order. Folder names that clash (two files slugging alike, or a file
@@ -93,11 +93,10 @@ def group_matches(views: list[MatchView], base: str, per_part: int | None = None
         taken.update(urls)
         for k, (url, chunk) in enumerate(zip(urls, parts), start=1):
             group = MatchGroup(file, name, url, k, chunk, urls, len(groups))
-            if plain:
+            for v in chunk:
+                v.page = url
+            if not plain:
                 for v in chunk:
-                    v.url = f"{url}#m-{v.match.id}"
-            else:
-                for v in chunk:
-                    v.url = f"{url}#{anchor(v.match.id)}"
+                    v.escaped = anchor(v.match.id)
             groups.append(group)
     return groups

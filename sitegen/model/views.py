@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain
-from typing import Any
+from itertools import chain, count
+from typing import Any, overload
 
 import numpy as np
 
@@ -80,12 +81,27 @@ class Group:
 @dataclass(slots=True)
 class MatchView:
     match: Match
-    url: str                          # its anchor on its file's page (model/groups.py)
     lines: list[MatchLine]
     event: str
     event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
     facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
-    title: str = ""                       # for people: "Ana 3–1 Bo", "Verstappen wins Monaco Grand Prix 2023"
+    # Its file's page (model/groups.py sets it), shared by every match of the page.
+    page: str = ""
+    # Its fragment there where the id needs escaping (groups.anchor); None: "m-" and the id.
+    escaped: str | None = field(default=None, repr=False)
+    # The system's headline, bound once per league: the title is said when a page shows it,
+    # not held (a string a match, 70 MB of a million-match league's models).
+    headline: Callable[[Match], str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def url(self) -> str:
+        """Its anchor on its file's page: "leagues/x/matches/2026/04-april/#m-17"."""
+        return f"{self.page}#{self.anchor}"
+
+    @property
+    def title(self) -> str:
+        """For people: "Ana 3–1 Bo", "Verstappen wins Monaco Grand Prix 2023"."""
+        return self.headline(self.match) if self.headline is not None else ""
 
     # Made when a page shows them, not kept: a group and a list per match of a big league.
     @property
@@ -99,7 +115,7 @@ class MatchView:
     @property
     def anchor(self) -> str:
         """Its row's id on its file's page, the part of its address after "#"."""
-        return self.url.split("#")[1]
+        return self.escaped if self.escaped is not None else f"m-{self.match.id}"
 
     @property
     def played_minute(self) -> str:
@@ -139,6 +155,51 @@ class PlayerGame:
         return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
 
 
+class Games(Sequence[PlayerGame]):
+    """A player's games, each made when read from two arrays of ints: the position of the
+    player's match in the league's history and the player's place in it. A ``PlayerGame``
+    held per game of every player was a sixth of a million-match league's view models."""
+
+    __slots__ = ("views", "at", "place")
+
+    def __init__(self, views: list[MatchView]) -> None:
+        self.views = views
+        self.at = array("i")
+        self.place = array("i")
+
+    def add(self, match: int, index: int) -> None:
+        self.at.append(match)
+        self.place.append(index)
+
+    def __len__(self) -> int:
+        return len(self.at)
+
+    @overload
+    def __getitem__(self, i: int) -> PlayerGame: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[PlayerGame]: ...
+
+    def __getitem__(self, i: int | slice) -> PlayerGame | list[PlayerGame]:
+        numbers = range(len(self.at))[i]       # a list's bounds, negative indices and steps
+        if isinstance(numbers, range):
+            views, at, place = self.views, self.at, self.place
+            return [PlayerGame(views[at[k]], place[k], k + 1) for k in numbers]
+        return PlayerGame(self.views[self.at[numbers]], self.place[numbers], numbers + 1)
+
+    def __iter__(self) -> Iterator[PlayerGame]:
+        return map(PlayerGame, map(self.views.__getitem__, self.at), self.place, count(1))
+
+    def __reversed__(self) -> Iterator[PlayerGame]:
+        return iter(self[::-1])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Games({list(self)!r})"
+
+
 @dataclass(slots=True)
 class PlayerView:
     name: str
@@ -151,7 +212,7 @@ class PlayerView:
     rating: float = 0.0
     extra: dict[str, float] = field(default_factory=dict)
     tier: Tier | None = None
-    games: list[PlayerGame] = field(default_factory=list)
+    games: Sequence[PlayerGame] = field(default_factory=list)     # a Games once modelled
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -430,21 +491,27 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     else:
         made, periods = _event_lines(rated, make)
     views: list[MatchView] = []
+    # A period's games are marked rated or not (_mark_rated): those stay PlayerGame objects.
+    for pv in players.values():
+        pv.games = [] if periods else Games(views)
     headline = system.headline
     has_teams = weighted = False
-    for m, lines, event_key, event_matches in made:
+    for k, (m, lines, event_key, event_matches) in enumerate(made):
         extra = m.extra
         facts: tuple[tuple[str, str], ...] = ()
         if extra:
             facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
                            if extra.get(key) is not None])
             weighted = weighted or "weight" in extra
-        view = MatchView(m, "", lines, event_key, event_matches, facts, headline(m))
+        view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)
         views.append(view)
         for i, line in enumerate(lines):
             p = player_of[line.player]
             games = p.games
-            games.append(PlayerGame(view, i, len(games) + 1))
+            if periods:
+                games.append(PlayerGame(view, i, len(games) + 1))       # type: ignore[attr-defined]
+            else:
+                games.add(k, i)                                          # type: ignore[attr-defined]
             result = line.result
             if result == "win":
                 p.wins += 1
