@@ -35,7 +35,7 @@ def _games(rows):
                                team=None, period="p<1>", player=SimpleNamespace(text="Ana"))
         other = SimpleNamespace(player=SimpleNamespace(text="Bo & Co"), team=None)
         match = SimpleNamespace(lines=[mine, other], url=f"leagues/x/matches/m{n % 3}/#m{n}",
-                                match=SimpleNamespace(played=played))
+                                match=SimpleNamespace(played=played, players=("Ana", "Bo & Co")))
         games.append(SimpleNamespace(match=match, index=0, number=n, rated=rated, opponents=[other.player]))
     return league, games
 

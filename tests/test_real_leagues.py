@@ -537,7 +537,7 @@ def test_any_initial_table_is_checked_without_a_traceback(system, table):
 
 
 def test_match_page_formula_shows_weight_margin_and_reversion():
-    from sitegen.model.views import formula
+    from sitegen.model.lines import formula
 
     terms = {"k": 20.0, "score": 1.0, "expected": 0.5359, "weight": 2.0, "margin_multiplier": 2.371,
              "reverted_from": None}

@@ -151,7 +151,8 @@ class LeagueCareers:
         # A change belongs to one opponent only where each match is one rating event
         # between two players (not a glicko2 period of several matches).
         self.duels = bool(league.matches) and all(
-            len(m.lines) == 2 and m.lines[0].team is None and len(m.event_matches) <= 1
+            # A line's player and team are its match's: read without making the lines.
+            len(m.match.players) == 2 and m.match.entries[0].get("team") is None and len(m.event_matches) <= 1
             for m in league.matches)
         # Ranked leagues count opponents by player number with numpy: a lobby of 100
         # gives each of its players 99 opponents, a million counts per 10,000 matches.

@@ -5,13 +5,12 @@ Templates only format; every ordering, count and explanation is decided here.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, count
+from itertools import count
 from typing import Any, overload
 
 import numpy as np
@@ -23,10 +22,9 @@ from sitegen.load.config import LeagueConfig, Roster, Tier
 from sitegen.model.groups import MatchGroup, group_matches
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
-from sitegen.model.scale import is_big
 from sitegen.model.table import iso
-from sitegen.rating.base import Change, Match
-from sitegen.rating.events import PAGE, EventTable, RowTerms
+from sitegen.rating.base import Match
+from sitegen.rating.events import EventTable
 
 RECENT = 12
 
@@ -136,11 +134,19 @@ class PlayerGame:
     def line(self) -> MatchLine:
         return self.match.lines[self.index]
 
+    @property
+    def after(self) -> float:
+        """The line's rating after, without making the line where it is read from the columns."""
+        lines = self.match.lines
+        return lines[self.index].after if isinstance(lines, list) else lines.after(self.index)
+
     # Computed when asked, not stored: in 100-player lobbies stored lists of 99
     # opponents per game took most of a large build's memory.
     @property
     def opponents(self) -> list[Link]:
         lines, i = self.match.lines, self.index
+        if not isinstance(lines, list):     # lines read from the columns (model/lines.py): none made
+            return _others(lines, i, lambda team, other: team is None or other != team)
         team = lines[i].team
         if team is None:
             return [line.player for line in lines[:i]] + [line.player for line in lines[i + 1:]]
@@ -149,10 +155,18 @@ class PlayerGame:
     @property
     def teammates(self) -> list[Link]:
         lines, i = self.match.lines, self.index
+        if not isinstance(lines, list):
+            return _others(lines, i, lambda team, other: team is not None and other == team)
         team = lines[i].team
         if team is None:
             return []
         return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
+
+
+def _others(lines: Any, i: int, keep: Callable[[int | None, int | None], bool]) -> list[Link]:
+    """The players of a match's other lines whose team ``keep`` takes, read without the lines."""
+    team = lines.team(i)
+    return [lines.player(j) for j in range(len(lines)) if j != i and keep(team, lines.team(j))]
 
 
 class Games(Sequence[PlayerGame]):
@@ -287,171 +301,6 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def _number(terms: Mapping[str, float | str | None], key: str) -> float:
-    """A term of the K × (S − E) update, which is always a number."""
-    value = terms[key]
-    assert isinstance(value, (int, float)), f"term {key} is {value!r}"
-    return float(value)
-
-
-def formula(terms: Mapping[str, float | str | None], before: float | None, after: float, integer: bool) -> str:
-    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
-
-    For every system whose change is K × (S − E); the others' terms speak for themselves.
-    """
-    # Three lookups, not a set built for every line.
-    if "k" not in terms or "score" not in terms or "expected" not in terms:
-        return ""
-    k, s, e = _number(terms, "k"), _number(terms, "score"), _number(terms, "expected")
-    # elo's weight and margin multiplier (docs/configuration) multiply K; shown only when not 1.
-    factors = [f for f in (terms.get("weight"), terms.get("margin_multiplier"))
-               if isinstance(f, (int, float)) and f != 1]
-    raw = k * (s - e)
-    for f in factors:
-        raw *= f
-    # Most lines have no factor: no generator to join for them (a line each of a big league).
-    shown = "".join(f" × {f:.4g}" for f in factors) if factors else ""
-    text = f"{k:.4g}{shown} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
-    if terms.get("reverted_from") is not None:
-        text = f"season reversion {terms['reverted_from']:.1f} → {before:.1f}, then {text}"
-    if integer:
-        text += ", rounded"
-    elif before is not None and abs(before + raw - after) > 1e-9:
-        text += f", floor {after:g}"
-    return text.replace("-", "−")
-
-
-Found = dict[str, tuple[Change, str, tuple[str, ...]]]
-# Texts of entries kept at most: entries alike are one object, but a lobby's may all differ.
-DESCRIBED = 4096
-# A match and its lines, with its event's key and matches, as the main loop takes them.
-Made = tuple[Match, list[MatchLine], str, tuple[str, ...]]
-
-
-def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[str, str]]]:
-    """Each match's changes by player, with their event's key and matches, match after match;
-    and how many of a player's matches each (event, player) spans."""
-    events, matches = rated.events, rated.league.matches
-    # Which change belongs to which player in which match; a period's change
-    # belongs to every match of the period the player played in.
-    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
-    for event in events:
-        for c in event.changes:
-            for mid in event.matches:
-                change_of[(mid, c.player)] = (c, event.key, event.matches)
-    # A change is marked with its period only where it spans several of the player's matches.
-    in_event: Counter[tuple[str, str]] = Counter()
-    for m in matches:
-        for name in m.players:
-            in_event[(change_of[(m.id, name)][1], name)] += 1
-    return ({name: change_of[(m.id, name)] for name in m.players} for m in matches), in_event
-
-
-class _Lines:
-    """What every line of a league is made with: its system's texts, tiers and formulas."""
-
-    def __init__(self, rated: RatedLeague, links: dict[str, Link]) -> None:
-        config = rated.league.config
-        system = config.system
-        self.links = links
-        # Bound once: called for every line of a million-match league.
-        self.describe, self.result, self.outcome = system.describe, system.result, system.outcome
-        self.tier_of = config.tier_of if config.tiers else None     # no tiers: every line's is None
-        # tier_of as one bisect over the lower bounds, where they ascend and are numbers: the
-        # last tier a rating reaches is then the last of those at or below it.
-        bounds = [t.min_rating for t in config.tiers]
-        ascending = all(isinstance(b, (int, float)) and b == b for b in bounds) and bounds == sorted(bounds)
-        self.bounds = bounds if config.tiers and ascending else None
-        self.tiers: list[Tier | None] = [None, *config.tiers]
-        self.integer = system.integer_ratings
-        # A big league's match rows show no formula (model/scale.py): none is written out.
-        self.big = is_big(rated)
-        self.formulas = not self.big
-        # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
-        self.texts: dict[str, str] = {}
-
-
-def _event_lines(rated: RatedLeague, make: _Lines) -> tuple[Iterator[Made], bool]:
-    """Each match's lines from its events' changes (any events); whether some change spans
-    several of a player's matches (a period)."""
-    changes_of, in_event = _match_changes(rated)
-
-    def made() -> Iterator[Made]:
-        link, one = make.links.__getitem__, make.texts.setdefault
-        describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
-        formulas, integer = make.formulas, make.integer
-        for m, found in zip(rated.league.matches, changes_of):
-            lines = []
-            event_key = ""
-            event_matches: tuple[str, ...] = ()
-            for i, (name, entry) in enumerate(zip(m.players, m.entries)):
-                c, event_key, event_matches = found[name]
-                terms = c.terms         # shared with the change, not copied: a million lines in big leagues
-                details, score = describe(entry), result(m, i)
-                lines.append(MatchLine(
-                    link(name), one(details, details), outcome(m, i), c.before, c.after, terms,
-                    tier_of(c.after) if tier_of else None,
-                    formula(terms, c.before, c.after, integer) if formulas else "", entry.get("team"),
-                    event_key if in_event[(event_key, name)] > 1 else None, one(score, score)))
-            yield m, lines, event_key, event_matches
-
-    return made(), any(n > 1 for n in in_event.values())
-
-
-def _table_lines(rated: RatedLeague, table: EventTable, make: _Lines, aligned: list[bool]) -> Iterator[Made]:
-    """Each match's lines read straight from the columns, one event per match (``one_event_per_match``):
-    no event or change is made, only the lines' RowTerms. ``aligned`` is set False unless every
-    event's rows are its match's players in order (then row r is the r-th line of the league)."""
-    matches = rated.league.matches
-    names, offsets = table.names, table.offsets.tolist()
-    link_at = [make.links[name] for name in names]
-    one = make.texts.setdefault
-    describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
-    formulas, integer = make.formulas, make.integer
-    bounds, tiers = make.bounds, make.tiers
-    # The entries live as long as the league's matches, so their ids name them all the while.
-    described: dict[int, str] = {}
-    for lo in range(0, len(matches), PAGE):
-        hi = min(len(matches), lo + PAGE)
-        r0, r1 = offsets[lo], offsets[hi]
-        who = table.player[r0:r1].tolist()
-        befores, afters = table.befores(r0, r1), table.after[r0:r1].tolist()
-        chunk = matches[lo:hi]
-        # Checked a page at a time in C: the rows are the players as the matches list them.
-        in_order = ([names[p] for p in who] == list(chain.from_iterable(m.players for m in chunk)))
-        for k, m in enumerate(chunk, lo):
-            a = offsets[k] - r0
-            rows: Sequence[int]
-            if in_order and offsets[k + 1] - offsets[k] == len(m.players):
-                rows = range(a, a + len(m.players))
-            else:
-                aligned[0] = False
-                # As the changes by player: the last of a player's rows in the event.
-                row_of = {names[who[j]]: j for j in range(a, offsets[k + 1] - r0)}
-                rows = [row_of[name] for name in m.players]
-            lines = []
-            for i, (j, entry) in enumerate(zip(rows, m.entries)):
-                before, after = befores[j], afters[j]
-                terms = RowTerms(table, r0 + j, k)
-                # One text per entry object: validation shares an entry among every player with
-                # the same fields (load/validate.py), and describe reads the entry alone.
-                details = described.get(id(entry))
-                if details is None:
-                    details = one(text := describe(entry), text)
-                    if len(described) < DESCRIBED:
-                        described[id(entry)] = details
-                score = result(m, i)
-                # A rating after is a number here (a column's), NaN reaching no tier as in tier_of.
-                tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
-                    tier_of(after) if tier_of else None)
-                lines.append(MatchLine(
-                    link_at[who[j]], details, outcome(m, i), before, after, terms, tier,
-                    formula(terms, before, after, integer) if formulas else "", entry.get("team"),
-                    None, one(score, score)))
-            key = table.keys[k]
-            yield m, lines, key, (key,)
-
-
 def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
@@ -464,6 +313,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
 
 def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+    from sitegen.model.lines import LineMaker, Made, MatchLines, TableLines, event_lines
     config = rated.league.config
     system = config.system
     base = f"leagues/{config.slug}/"
@@ -481,20 +331,22 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         )
 
     links = {name: Link(name, pv.url) for name, pv in players.items()}
-    # Links compare by identity: each line finds its player by its link, hashed in C.
-    player_of = {links[name]: pv for name, pv in players.items()}
-    make = _Lines(rated, links)
+    make = LineMaker(rated, links)
     table = one_event_per_match(rated)
-    aligned = [table is not None]
-    if table is not None:
-        made, periods = _table_lines(rated, table, make, aligned), False
+    source = TableLines(rated, table, make) if table is not None else None
+    made: Iterable[Made]
+    if table is not None and source is not None:
+        # Every event one match: no line is made here, each is read from the columns when a page asks.
+        keys = table.keys
+        made, periods = ((m, MatchLines(source, k), keys[k], (keys[k],))
+                         for k, m in enumerate(rated.league.matches)), False
     else:
-        made, periods = _event_lines(rated, make)
+        made, periods = event_lines(rated, make)
     views: list[MatchView] = []
     # A period's games are marked rated or not (_mark_rated): those stay PlayerGame objects.
     for pv in players.values():
         pv.games = [] if periods else Games(views)
-    headline = system.headline
+    headline, outcome = system.headline, system.outcome
     has_teams = weighted = False
     for k, (m, lines, event_key, event_matches) in enumerate(made):
         extra = m.extra
@@ -503,23 +355,24 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
                            if extra.get(key) is not None])
             weighted = weighted or "weight" in extra
-        view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)
+        view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)  # type: ignore[arg-type]
         views.append(view)
-        for i, line in enumerate(lines):
-            p = player_of[line.player]
+        # A line's player, result and team are its match's (model/lines.py): read from the match.
+        for i, (name, entry) in enumerate(zip(m.players, m.entries)):
+            p = players[name]
             games = p.games
             if periods:
                 games.append(PlayerGame(view, i, len(games) + 1))       # type: ignore[attr-defined]
             else:
                 games.add(k, i)                                          # type: ignore[attr-defined]
-            result = line.result
+            result = outcome(m, i)
             if result == "win":
                 p.wins += 1
             elif result == "loss":
                 p.losses += 1
             elif result == "draw":
                 p.draws += 1
-            if line.team is not None:
+            if entry.get("team") is not None:
                 has_teams = True
 
     for p in players.values():
@@ -529,7 +382,8 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         for p in players.values():
             _mark_rated(p)
     # Every game rated: each player's peak and lowest read from the columns where they allow it.
-    elif not (table is not None and aligned[0] and _table_extremes(table, rated.league.matches, players)):
+    elif not (table is not None and source is not None and source.aligned
+              and _table_extremes(table, rated.league.matches, players)):
         for p in players.values():
             _extremes(p)
 
@@ -545,6 +399,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
     """Team games show each team together, winners first as listed; other matches one group."""
+    lines = list(lines)     # made once, where they are read from the columns
     if all(line.team is None for line in lines):
         return [Group(None, lines)]
     by_team: dict[int, list[MatchLine]] = {}

@@ -230,7 +230,7 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[
             index = groups[page] = len(groups)
         # PlayerGame.opponents, without its list where the match is a duel.
         if len(lines) == 2 and line.team is None:
-            names = lines[1 - i].player.text
+            names = m.match.players[1 - i]      # the other line's player, without making it
         else:
             opponents = g.opponents
             names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")

@@ -340,9 +340,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                           compact=compact)
             home = context(f"{pv.url}index.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
-                           # PlayerGame.line's lookup written out: a point each rated game.
+                           # A point each rated game: the rating after, without making the line.
                            chart_preview=Markup(preview.history(
-                               [(g.match.match.played, g.match.lines[g.index].after) for g in pv.games if g.rated],
+                               [(g.match.match.played, g.after) for g in pv.games if g.rated],
                                compact)),
                            pool=forecast.pool_of(pv.name), predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor else [])

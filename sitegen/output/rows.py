@@ -34,7 +34,7 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
         lines, i = m.lines, g.index
         line = lines[i]
         if len(lines) == 2 and line.team is None:       # a duel: PlayerGame.opponents without its list
-            names = links[lines[1 - i].player.text]
+            names = links[m.match.players[1 - i]]       # the other line's player, without making it
         else:
             opp = g.opponents
             names = f"{len(opp)} opponents" if len(opp) > 3 else ", ".join([links[o.text] for o in opp])

@@ -157,7 +157,7 @@ def match_records(lv: LeagueView) -> Iterable[Record]:
     index grows with the matches' players and not with their prose."""
     dates: dict[object, str] = {}      # a day's matches share their date text
     for m in lv.matches:
-        names = [line.player.text for line in m.lines]
+        names = list(m.match.players)      # its lines' players, without making the lines
         day = m.match.played.date()
         date = dates.get(day)
         if date is None:
@@ -185,7 +185,7 @@ def group_records(lv: LeagueView) -> Iterable[Record]:
             date = dates.get(day)
             if date is None:
                 date = dates[day] = fmt_date(m.match.played)
-            texts += (m.id, date, m.title, *(line.player.text for line in m.lines))
+            texts += (m.id, date, m.title, *m.match.players)     # its lines' players
         n = len(g.matches)
         first, last = fmt_date(g.matches[0].match.played), fmt_date(g.matches[-1].match.played)
         part = f", part {g.part} of {len(g.parts)}" if len(g.parts) > 1 else ""

@@ -1,0 +1,254 @@
+"""A match's lines (views.MatchLine): from its rating events' changes, or read from the rating
+columns when a page asks for them.
+
+Where every rating event is one match (model/history.py one_event_per_match), a match's
+lines are not held: ``MatchLines`` makes each from the columns when read. Two lines, their
+terms and their ratings per match were half of a million-match league's view models, held
+to the end of the build and copied into every page worker that read them. No I/O here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
+from typing import overload
+
+import numpy as np
+
+from sitegen.load.config import Tier
+from sitegen.model.history import RatedLeague
+from sitegen.model.scale import is_big
+from sitegen.model.views import Link, MatchLine
+from sitegen.rating.base import Change, Match
+from sitegen.rating.events import PAGE, EventTable, RowTerms
+
+
+def _number(terms: Mapping[str, float | str | None], key: str) -> float:
+    """A term of the K × (S − E) update, which is always a number."""
+    value = terms[key]
+    assert isinstance(value, (int, float)), f"term {key} is {value!r}"
+    return float(value)
+
+
+def formula(terms: Mapping[str, float | str | None], before: float | None, after: float, integer: bool) -> str:
+    """The update written out, e.g. "50 × (0.537 − 0.794) = −12.88, rounded".
+
+    For every system whose change is K × (S − E); the others' terms speak for themselves.
+    """
+    # Three lookups, not a set built for every line.
+    if "k" not in terms or "score" not in terms or "expected" not in terms:
+        return ""
+    k, s, e = _number(terms, "k"), _number(terms, "score"), _number(terms, "expected")
+    # elo's weight and margin multiplier (docs/configuration) multiply K; shown only when not 1.
+    factors = [f for f in (terms.get("weight"), terms.get("margin_multiplier"))
+               if isinstance(f, (int, float)) and f != 1]
+    raw = k * (s - e)
+    for f in factors:
+        raw *= f
+    # Most lines have no factor: no generator to join for them (a line each of a big league).
+    shown = "".join(f" × {f:.4g}" for f in factors) if factors else ""
+    text = f"{k:.4g}{shown} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
+    if terms.get("reverted_from") is not None:
+        text = f"season reversion {terms['reverted_from']:.1f} → {before:.1f}, then {text}"
+    if integer:
+        text += ", rounded"
+    elif before is not None and abs(before + raw - after) > 1e-9:
+        text += f", floor {after:g}"
+    return text.replace("-", "−")
+
+
+Found = dict[str, tuple[Change, str, tuple[str, ...]]]
+# Texts of entries kept at most: entries alike are one object, but a lobby's may all differ.
+DESCRIBED = 4096
+# A match and its lines, with its event's key and matches, as the main loop takes them.
+Made = tuple[Match, Sequence[MatchLine], str, tuple[str, ...]]
+
+
+def _match_changes(rated: RatedLeague) -> tuple[Iterator[Found], Counter[tuple[str, str]]]:
+    """Each match's changes by player, with their event's key and matches, match after match;
+    and how many of a player's matches each (event, player) spans."""
+    events, matches = rated.events, rated.league.matches
+    # Which change belongs to which player in which match; a period's change
+    # belongs to every match of the period the player played in.
+    change_of: dict[tuple[str, str], tuple[Change, str, tuple[str, ...]]] = {}
+    for event in events:
+        for c in event.changes:
+            for mid in event.matches:
+                change_of[(mid, c.player)] = (c, event.key, event.matches)
+    # A change is marked with its period only where it spans several of the player's matches.
+    in_event: Counter[tuple[str, str]] = Counter()
+    for m in matches:
+        for name in m.players:
+            in_event[(change_of[(m.id, name)][1], name)] += 1
+    return ({name: change_of[(m.id, name)] for name in m.players} for m in matches), in_event
+
+
+class LineMaker:
+    """What every line of a league is made with: its system's texts, tiers and formulas."""
+
+    def __init__(self, rated: RatedLeague, links: dict[str, Link]) -> None:
+        config = rated.league.config
+        system = config.system
+        self.links = links
+        # Bound once: called for every line of a million-match league.
+        self.describe, self.result, self.outcome = system.describe, system.result, system.outcome
+        self.tier_of = config.tier_of if config.tiers else None     # no tiers: every line's is None
+        # tier_of as one bisect over the lower bounds, where they ascend and are numbers: the
+        # last tier a rating reaches is then the last of those at or below it.
+        bounds = [t.min_rating for t in config.tiers]
+        ascending = all(isinstance(b, (int, float)) and b == b for b in bounds) and bounds == sorted(bounds)
+        self.bounds = bounds if config.tiers and ascending else None
+        self.tiers: list[Tier | None] = [None, *config.tiers]
+        self.integer = system.integer_ratings
+        # A big league's match rows show no formula (model/scale.py): none is written out.
+        self.big = is_big(rated)
+        self.formulas = not self.big
+        # One copy of each short text many lines say alike ("win, 3 points", "3–1"), not one a line.
+        self.texts: dict[str, str] = {}
+
+
+def event_lines(rated: RatedLeague, make: LineMaker) -> tuple[Iterator[Made], bool]:
+    """Each match's lines from its events' changes (any events); whether some change spans
+    several of a player's matches (a period)."""
+    changes_of, in_event = _match_changes(rated)
+
+    def made() -> Iterator[Made]:
+        link, one = make.links.__getitem__, make.texts.setdefault
+        describe, result, outcome, tier_of = make.describe, make.result, make.outcome, make.tier_of
+        formulas, integer = make.formulas, make.integer
+        for m, found in zip(rated.league.matches, changes_of):
+            lines = []
+            event_key = ""
+            event_matches: tuple[str, ...] = ()
+            for i, (name, entry) in enumerate(zip(m.players, m.entries)):
+                c, event_key, event_matches = found[name]
+                terms = c.terms         # shared with the change, not copied: a million lines in big leagues
+                details, score = describe(entry), result(m, i)
+                lines.append(MatchLine(
+                    link(name), one(details, details), outcome(m, i), c.before, c.after, terms,
+                    tier_of(c.after) if tier_of else None,
+                    formula(terms, c.before, c.after, integer) if formulas else "", entry.get("team"),
+                    event_key if in_event[(event_key, name)] > 1 else None, one(score, score)))
+            yield m, lines, event_key, event_matches
+
+    return made(), any(n > 1 for n in in_event.values())
+
+
+class TableLines:
+    """Every line of a league whose rating events are one match each, read from its columns
+    when asked. A match's rows are its players in order (row ``offsets[k] + i`` is line i
+    of match k) except for the matches in ``odd``, whose rows are listed."""
+
+    def __init__(self, rated: RatedLeague, table: EventTable, make: LineMaker) -> None:
+        self.matches = rated.league.matches
+        self.table, self.make = table, make
+        self.offsets: list[int] = table.offsets.tolist()
+        self.link_at = [make.links[name] for name in table.names]
+        # The entries live as long as the league's matches, so their ids name them all the while.
+        self.described: dict[int, str] = {}
+        self.odd: dict[int, list[int]] = {}
+        names, offsets, matches = table.names, self.offsets, self.matches
+        for lo in range(0, len(matches), PAGE):
+            hi = min(len(matches), lo + PAGE)
+            r0, r1 = offsets[lo], offsets[hi]
+            who = [names[p] for p in table.player[r0:r1].tolist()]
+            chunk = matches[lo:hi]
+            # Checked a page at a time in C: the rows are the players as the matches list them.
+            if who == list(chain.from_iterable(m.players for m in chunk)):
+                continue
+            for k, m in enumerate(chunk, lo):
+                a, b = offsets[k] - r0, offsets[k + 1] - r0
+                if who[a:b] != list(m.players):
+                    # As the changes by player: the last of a player's rows in the event.
+                    row_of = {who[j]: r0 + j for j in range(a, b)}
+                    self.odd[k] = [row_of[name] for name in m.players]
+
+    @property
+    def aligned(self) -> bool:
+        """Whether row r is the r-th line of the league."""
+        return not self.odd
+
+    def row(self, k: int, i: int) -> int:
+        rows = self.odd.get(k)
+        return self.offsets[k] + i if rows is None else rows[i]
+
+    def after(self, k: int, i: int) -> float:
+        """The rating after of line i of match k, as the line holds it."""
+        value = self.table.after[self.row(k, i)]
+        return value.item() if isinstance(value, np.generic) else value
+
+    def line(self, k: int, i: int) -> MatchLine:
+        table, make = self.table, self.make
+        m = self.matches[k]
+        r = self.row(k, i)
+        entry = m.entries[i]
+        exact = table.exact_before
+        before = exact[r] if r in exact else table.before[r].item()
+        after = self.after(k, i)
+        terms = RowTerms(table, r, k)
+        # One text per entry object: validation shares an entry among every player with the
+        # same fields (load/validate.py), and describe reads the entry alone.
+        one = make.texts.setdefault
+        details = self.described.get(id(entry))
+        if details is None:
+            details = one(text := make.describe(entry), text)
+            if len(self.described) < DESCRIBED:
+                self.described[id(entry)] = details
+        score = make.result(m, i)
+        # A rating after is a number here (a column's), NaN reaching no tier as in tier_of.
+        bounds = make.bounds
+        tier = (make.tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
+            make.tier_of(after) if make.tier_of else None)
+        return MatchLine(
+            self.link_at[int(table.player[r])], details, make.outcome(m, i), before, after, terms, tier,
+            formula(terms, before, after, make.integer) if make.formulas else "", entry.get("team"),
+            None, one(score, score))
+
+
+class MatchLines(Sequence[MatchLine]):
+    """A match's lines as a list reads, each made from the columns when read (``TableLines``);
+    nothing of them is held."""
+
+    __slots__ = ("source", "k")
+
+    def __init__(self, source: TableLines, k: int) -> None:
+        self.source = source
+        self.k = k
+
+    def __len__(self) -> int:
+        return len(self.source.matches[self.k].players)
+
+    @overload
+    def __getitem__(self, i: int) -> MatchLine: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[MatchLine]: ...
+
+    def __getitem__(self, i: int | slice) -> MatchLine | list[MatchLine]:
+        places = range(len(self))[i]        # a list's bounds and negative indices
+        if isinstance(places, range):
+            return [self.source.line(self.k, j) for j in places]
+        return self.source.line(self.k, places)
+
+    def __iter__(self) -> Iterator[MatchLine]:
+        line, k = self.source.line, self.k
+        return (line(k, j) for j in range(len(self)))
+
+    def player(self, i: int) -> Link:
+        """Line i's player, without making the line."""
+        return self.source.make.links[self.source.matches[self.k].players[i]]
+
+    def after(self, i: int) -> float:
+        """Line i's rating after, without making the line."""
+        return self.source.after(self.k, i)
+
+    def team(self, i: int) -> int | None:
+        return self.source.matches[self.k].entries[i].get("team")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
