@@ -182,11 +182,14 @@ class TableLines:
     def line(self, k: int, i: int) -> MatchLine:
         table, make = self.table, self.make
         m = self.matches[k]
-        r = self.row(k, i)
+        rows = self.odd.get(k) if self.odd else None
+        r = self.offsets[k] + i if rows is None else rows[i]
         entry = m.entries[i]
         exact = table.exact_before
         before = exact[r] if r in exact else table.before[r].item()
-        after = self.after(k, i)
+        after = table.after[r]
+        if isinstance(after, np.generic):
+            after = after.item()
         terms = RowTerms(table, r, k)
         # One text per entry object: validation shares an entry among every player with the
         # same fields (load/validate.py), and describe reads the entry alone.
@@ -202,7 +205,7 @@ class TableLines:
         tier = (make.tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
             make.tier_of(after) if make.tier_of else None)
         return MatchLine(
-            self.link_at[int(table.player[r])], details, make.outcome(m, i), before, after, terms, tier,
+            self.link_at[table.player[r]], details, make.outcome(m, i), before, after, terms, tier,
             formula(terms, before, after, make.integer) if make.formulas else "", entry.get("team"),
             None, one(score, score))
 

@@ -48,7 +48,6 @@ from sitegen.model.views import LeagueView, MatchView, PlayerView
 from sitegen.output.render import fmt_delta
 
 COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating")
-MATCH_PARTS = "games-data-matches"      # RatedLeague.cache key: (LeagueView, its matches' parts)
 SLUGS = "games-data-slugs"              # RatedLeague.cache key: (LeagueView, the slugs "slugs" lists)
 
 
@@ -85,21 +84,6 @@ def _rating_text(value: float) -> str:
                 return "0"
         return text
     return _number(_rating(value))
-
-
-def _match_parts(lv: LeagueView) -> dict[int, tuple[str, str, str]]:
-    """Per match view (by id): its time and anchor as JSON text and its page under the league,
-    worked out once for the league instead of once for each of its players."""
-    cached = lv.rated.cache.get(MATCH_PARTS)
-    if cached is not None and cached[0] is lv:
-        return cached[1]
-    base = len(lv.url)
-    parts: dict[int, tuple[str, str, str]] = {}
-    for m in lv.matches:
-        page, _, frag = m.url.partition("#")
-        parts[id(m)] = (encode_basestring(_minute(m.match.played)), page[base:], encode_basestring(frag))
-    lv.rated.cache[MATCH_PARTS] = (lv, parts)
-    return parts
 
 
 def _number(value: float | int | None) -> str:
@@ -214,7 +198,7 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[
                careers: LeagueCareers | None = None) -> str:
     """The player's file; a big league passes the player's ``rivals`` and the league's
     ``careers`` to add every opponent's record (opponents_data)."""
-    parts = _match_parts(lv)
+    base = len(lv.url)
     seen: list[tuple[str, str, str, float | None]] | None = [] if rivals is not None else None
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
@@ -224,7 +208,9 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[
         m: MatchView = g.match
         lines, i = m.lines, g.index
         line = lines[i]
-        minute, page, frag = parts[id(m)]
+        # Its time, page and anchor said for each row, not held for every match of the league
+        # (a tuple and three strings a match, shared with the workers by the fork).
+        minute, page, frag = encode_basestring(_minute(m.match.played)), m.page[base:], encode_basestring(m.anchor)
         index = groups.get(page)
         if index is None:
             index = groups[page] = len(groups)
