@@ -209,7 +209,7 @@ def assert_careers_match_loops(lv: LeagueView) -> None:
             assert (got is None) == (want is None)
             if want is not None:
                 assert (got.kind, got.length) == (want.kind, want.length)
-                assert got.first is want.first and got.last is want.last
+                assert got.first == want.first and got.last == want.last
         assert (career.periods, career.period_unit) == periods(games)
         assert [(w.game, w.opponents, w.rating) for w in career.best_wins] == [
             (w.game, w.opponents, w.rating) for w in best_wins(outcomes)]
