@@ -7,6 +7,11 @@ the same numbers come from one table of the league's games, with numpy and panda
 whole columns, so that no Python loop walks every change once per aggregate. A player's
 games are a contiguous slice of the table, in the order of ``PlayerView.games``; the
 ratings are joined from the ledger frame (table.py) by rating event and player.
+
+The league-wide results stay arrays grouped by player, with each player's first row in
+``bounds``: a player's Python rows are made when their page asks (``of``). A list of tuples
+for every pair of players who met held a third of a GB at a million matches, and pages are
+made in workers forked after these are computed, which share the arrays unchanged.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import pandas as pd
 
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_frame
-from sitegen.model.views import LeagueView, PlayerView
+from sitegen.model.views import LeagueView
 from sitegen.rating.events import event_matches
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
@@ -41,9 +46,69 @@ class Runs:
     current: list[tuple[str, int, int, int] | None]  # the last result and its run
 
 
+@dataclass(frozen=True, slots=True)
+class PeriodTable:
+    """Every player's periods (LeagueGames.periods), player by player in ``bounds``. A period
+    without a rated game has NaN for its end, high and low, and no other period has: its
+    statistics are taken over the rated games' ratings only, NaN where there are none."""
+
+    bounds: np.ndarray      # per player, their first period; one more at the end
+    by_year: np.ndarray     # per player, whether counted by year
+    year: np.ndarray
+    month: np.ndarray
+    games: np.ndarray
+    end: np.ndarray
+    high: np.ndarray
+    low: np.ndarray
+
+    def of(self, player: int) -> tuple[list[PeriodRow], bool]:
+        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
+        by_year = bool(self.by_year[player])
+        months = [None] * (e - s) if by_year else self.month[s:e].tolist()
+        end, high, low = ([None if v != v else v for v in a[s:e].tolist()] for a in (self.end, self.high, self.low))
+        return list(zip(self.year[s:e].tolist(), months, self.games[s:e].tolist(), end, high, low)), by_year
+
+
+@dataclass(frozen=True, slots=True)
+class RivalTable:
+    """Every player's opponents in a league of duels, player by player in ``bounds``, each
+    player's by most games, then name."""
+
+    bounds: np.ndarray
+    against: np.ndarray
+    games: np.ndarray
+    won: np.ndarray
+    drawn: np.ndarray
+    lost: np.ndarray
+    change: np.ndarray      # the player's net rating change against them
+
+    def of(self, player: int) -> list[RivalRow]:
+        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
+        return list(zip(*(a[s:e].tolist() for a in (self.against, self.games, self.won, self.drawn, self.lost,
+                                                    self.change))))
+
+
+@dataclass(frozen=True, slots=True)
+class BestTable:
+    """Every player's best wins in a league of duels, player by player in ``bounds``: the
+    game (its index among the player's games), the opponent, and the opponent's rating."""
+
+    bounds: np.ndarray
+    game: np.ndarray
+    opponent: np.ndarray
+    rating: np.ndarray
+
+    def of(self, player: int) -> list[tuple[int, int, float]]:
+        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
+        return list(zip(self.game[s:e].tolist(), self.opponent[s:e].tolist(), self.rating[s:e].tolist()))
+
+
 class LeagueGames:
     """One row per (match, player) of a league, grouped by player (code point order of
-    names), each player's rows in game order."""
+    names), each player's rows in game order.
+
+    Numbers, codes and indices are int32 (int8 for a result, a month): two million rows at a
+    million matches. Their products with a count are taken in int64 (``_wide``)."""
 
     def __init__(self, league: LeagueView, names: Sequence[str]) -> None:
         self.league = league
@@ -56,42 +121,42 @@ class LeagueGames:
         # a fifth of a GB held at once).
         sizes = np.fromiter((len(m.lines) for m in matches), dtype=np.int64, count=len(matches))
         total = int(sizes.sum())
-        match = np.repeat(np.arange(len(matches), dtype=np.int64), sizes)
-        index = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
+        index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
         player = np.fromiter((number[line.player.text] for m in matches for line in m.lines),
-                             dtype=np.int64, count=total)
+                             dtype=np.int32, count=total)
         result = np.fromiter((CODES.get(line.result, NO_RESULT) for m in matches for line in m.lines),
-                             dtype=np.int64, count=total)
-        if one_event_per_match(league.rated) is not None:
-            event = match       # one event per match, in the matches' order: the same index
-        else:
-            event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
-            event = np.array([event_of[m.id] for m in matches], dtype=np.int64)[match]
+                             dtype=np.int8, count=total)
         order = np.lexsort((match, player))                  # by player, then history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]
-        self.event = event[order]
+        del match, index, player, result
+        if one_event_per_match(league.rated) is not None:
+            self.event = self.match     # one event per match, in the matches' order: the same index
+        else:
+            event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
+            self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
         # Ratings from the ledger: the change of this player in this rating event.
         ledger = ledger_frame(league.rated)
         ledger_player = pd.Categorical(ledger["player"].astype(object), categories=self.names).codes
         n = max(len(self.names), 1)
-        keys = pd.Index(ledger["order"].to_numpy() * n + ledger_player)
-        at = keys.get_indexer(self.event * n + self.player)
+        keys = pd.Index(_wide(ledger["order"].to_numpy()) * n + ledger_player)
+        at = keys.get_indexer(_wide(self.event) * n + self.player)
+        del keys
         self.before = ledger["rating_before"].to_numpy()[at]
         self.after = ledger["rating_after"].to_numpy()[at]
         self.delta = ledger["delta"].to_numpy()[at]
+        del at
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
+        del nxt
         played = pd.DatetimeIndex([m.match.played for m in league.matches])
         # Each row's time in microseconds (a datetime's own resolution): the chart's ranges.
         self.played = played.as_unit("us").asi8[self.match]
-        self.year = played.year.to_numpy().astype(np.int64)[self.match]
-        self.month = played.month.to_numpy().astype(np.int64)[self.match]
-
-    def rows(self, player: int) -> slice:
-        return slice(int(self.bounds[player]), int(self.bounds[player + 1]))
+        self.year = played.year.to_numpy().astype(np.int32)[self.match]
+        self.month = played.month.to_numpy().astype(np.int8)[self.match]
 
     # --- record and streaks ---------------------------------------------------------------
 
@@ -120,7 +185,7 @@ class LeagueGames:
 
     # --- the rating history by month -------------------------------------------------------
 
-    def periods(self, months_shown: int) -> list[tuple[list[PeriodRow], bool]]:
+    def periods(self, months_shown: int) -> PeriodTable:
         """Per player: (year, month or None, games, end, high, low) per period, and whether by year."""
         n = len(self.names)
         key_month = self.year * 12 + self.month - 1
@@ -131,64 +196,56 @@ class LeagueGames:
         new = np.r_[True, (self.player[1:] != self.player[:-1]) | (key[1:] != key[:-1])]
         group = np.cumsum(new) - 1
         frame = pd.DataFrame({"group": group, "after": np.where(self.rated, self.after, np.nan)})
-        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min.
-        stats = frame.groupby("group", sort=True)["after"].agg(["count", "last", "max", "min"])
-        games = np.bincount(group)
+        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min,
+        # and leaves NaN where a period has no rated game.
+        stats = frame.groupby("group", sort=True)["after"].agg(["last", "max", "min"])
         starts = np.flatnonzero(new)
-        out: list[tuple[list[PeriodRow], bool]] = [([], bool(by_year[p])) for p in range(n)]
-        ends, highs, lows, rated_n = (stats[c].to_numpy() for c in ("last", "max", "min", "count"))
-        for g, s in enumerate(starts.tolist()):
-            p = int(self.player[s])
-            has = rated_n[g] > 0
-            out[p][0].append((int(self.year[s]), None if by_year[p] else int(self.month[s]), int(games[g]),
-                              float(ends[g]) if has else None, float(highs[g]) if has else None,
-                              float(lows[g]) if has else None))
-        return out
+        first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
+        return PeriodTable(first, by_year, self.year[starts], self.month[starts], np.bincount(group),
+                           *(stats[c].to_numpy() for c in ("last", "max", "min")))
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
     def opponent(self) -> np.ndarray:
         """In a league of duels, each row's opponent: the other player of its match."""
-        mates = np.argsort(self.match * 2 + self.index, kind="stable")     # rows by match, then position
+        mates = np.argsort(_wide(self.match) * 2 + self.index, kind="stable")     # rows by match, then position
         other = np.empty(len(mates), dtype=np.int64)
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
         return other
 
-    def duel_rivals(self, other: np.ndarray) -> list[list[RivalRow]]:
+    def duel_rivals(self, other: np.ndarray) -> RivalTable:
         """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
         n = len(self.names)
         opp = self.player[other]
-        pair = self.player * n + opp
+        pair = _wide(self.player) * n + opp
+        del opp
         keys, inverse = np.unique(pair, return_inverse=True)
+        del pair
         games = np.bincount(inverse)
         won, drawn, lost = (np.bincount(inverse[self.result == r], minlength=len(keys)) for r in (WIN, DRAW, LOSS))
         # bincount adds the weights in row order, one after another: the same float sum as
         # career.py's running total, game by game.
         change = np.bincount(inverse, weights=np.nan_to_num(self.delta, nan=0.0), minlength=len(keys))
+        del inverse
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
-        out: list[list[RivalRow]] = [[] for _ in range(n)]
-        rows = zip(*(a[order].tolist() for a in (who, against, games, won, drawn, lost, change)))
-        for p, *rival in rows:
-            out[p].append(tuple(rival))
-        return out
+        # Counts of games between two players fit int32 as the rows' numbers do.
+        return RivalTable(np.searchsorted(who[order], np.arange(n + 1)), against[order].astype(np.int32),
+                          *(a[order].astype(np.int32) for a in (games, won, drawn, lost)), change[order])
 
-    def duel_best_wins(self, other: np.ndarray, n_best: int) -> list[list[tuple[int, float]]]:
-        """Per player: up to ``n_best`` (row, opponent's rating before) of the wins against the
-        highest-rated opponents, the earlier first among equals."""
+    def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
+        """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
+        against the highest-rated opponents, the earlier first among equals."""
         rating = self.before[other]
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
         order = rows[np.lexsort((rows, -rating[rows], self.player[rows]))]
-        out: list[list[tuple[int, float]]] = [[] for _ in range(len(self.names))]
-        for r in order.tolist():
-            best = out[int(self.player[r])]
-            if len(best) < n_best:
-                best.append((r, float(rating[r])))
-        return out
-
-    def game(self, player: PlayerView, row: int):
-        """The PlayerGame of a row: the player's n-th game is the n-th row of their slice."""
-        return player.games[row - int(self.bounds[self.player[row]])]
+        who = self.player[order]
+        # The first n_best of each player's wins in that order.
+        first = np.searchsorted(who, who)
+        order = order[np.arange(len(order)) - first < n_best]
+        who = self.player[order]
+        return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)),
+                         (order - self.bounds[who]).astype(np.int32), self.player[other[order]], rating[order])
 
 
 def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> list[tuple[int, int, int] | None]:
@@ -208,6 +265,11 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
     for i in firsts.tolist():
         out[int(who[i])] = (int(length[i]), int(game[starts[i]]), int(game[ends[i]]))
     return out
+
+
+def _wide(a: np.ndarray) -> np.ndarray:
+    """An index column as int64, for a product with a count that may pass int32."""
+    return a.astype(np.int64, copy=False)
 
 
 def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:
