@@ -48,25 +48,24 @@ class Runs:
 
 @dataclass(frozen=True, slots=True)
 class PeriodTable:
-    """Every player's periods (LeagueGames.periods), player by player in ``bounds``. A period
-    without a rated game has NaN for its end, high and low, and no other period has: its
-    statistics are taken over the rated games' ratings only, NaN where there are none."""
+    """Every player's periods (LeagueGames.periods), player by player in ``bounds``: a row
+    of numbers (year, month, games) and one of ratings (end, high, low) per period; one slice
+    of each is a player's, in two calls. A period without a rated game has NaN ratings, and no
+    other period has: they are taken over the rated games only, NaN where there are none."""
 
-    bounds: np.ndarray      # per player, their first period; one more at the end
-    by_year: np.ndarray     # per player, whether counted by year
-    year: np.ndarray
-    month: np.ndarray
-    games: np.ndarray
-    end: np.ndarray
-    high: np.ndarray
-    low: np.ndarray
+    bounds: list[int]       # per player, their first period; one more at the end
+    by_year: list[bool]     # per player, whether counted by year
+    numbers: np.ndarray     # (periods, 3): year, month, games
+    ratings: np.ndarray     # (periods, 3): end, high, low
 
     def of(self, player: int) -> tuple[list[PeriodRow], bool]:
-        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
-        by_year = bool(self.by_year[player])
-        months = [None] * (e - s) if by_year else self.month[s:e].tolist()
-        end, high, low = ([None if v != v else v for v in a[s:e].tolist()] for a in (self.end, self.high, self.low))
-        return list(zip(self.year[s:e].tolist(), months, self.games[s:e].tolist(), end, high, low)), by_year
+        s, e = self.bounds[player], self.bounds[player + 1]
+        by_year = self.by_year[player]
+        rows: list[PeriodRow] = []
+        for (y, m, n), (end, high, low) in zip(self.numbers[s:e].tolist(), self.ratings[s:e].tolist()):
+            month = None if by_year else m
+            rows.append((y, month, n, None, None, None) if end != end else (y, month, n, end, high, low))
+        return rows, by_year
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,18 +73,14 @@ class RivalTable:
     """Every player's opponents in a league of duels, player by player in ``bounds``, each
     player's by most games, then name."""
 
-    bounds: np.ndarray
-    against: np.ndarray
-    games: np.ndarray
-    won: np.ndarray
-    drawn: np.ndarray
-    lost: np.ndarray
+    bounds: list[int]
+    counts: np.ndarray      # (pairs, 5): opponent, games, wins, draws, losses
     change: np.ndarray      # the player's net rating change against them
 
     def of(self, player: int) -> list[RivalRow]:
-        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
-        return list(zip(*(a[s:e].tolist() for a in (self.against, self.games, self.won, self.drawn, self.lost,
-                                                    self.change))))
+        s, e = self.bounds[player], self.bounds[player + 1]
+        return [(o, n, w, d, lo, c) for (o, n, w, d, lo), c in zip(self.counts[s:e].tolist(),
+                                                                   self.change[s:e].tolist())]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +88,13 @@ class BestTable:
     """Every player's best wins in a league of duels, player by player in ``bounds``: the
     game (its index among the player's games), the opponent, and the opponent's rating."""
 
-    bounds: np.ndarray
+    bounds: list[int]
     game: np.ndarray
     opponent: np.ndarray
     rating: np.ndarray
 
     def of(self, player: int) -> list[tuple[int, int, float]]:
-        s, e = int(self.bounds[player]), int(self.bounds[player + 1])
+        s, e = self.bounds[player], self.bounds[player + 1]
         return list(zip(self.game[s:e].tolist(), self.opponent[s:e].tolist(), self.rating[s:e].tolist()))
 
 
@@ -201,8 +196,8 @@ class LeagueGames:
         stats = frame.groupby("group", sort=True)["after"].agg(["last", "max", "min"])
         starts = np.flatnonzero(new)
         first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
-        return PeriodTable(first, by_year, self.year[starts], self.month[starts], np.bincount(group),
-                           *(stats[c].to_numpy() for c in ("last", "max", "min")))
+        numbers = np.column_stack((self.year[starts], self.month[starts], np.bincount(group))).astype(np.int32)
+        return PeriodTable(first.tolist(), by_year.tolist(), numbers, stats[["last", "max", "min"]].to_numpy())
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
@@ -230,8 +225,8 @@ class LeagueGames:
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
         # Counts of games between two players fit int32 as the rows' numbers do.
-        return RivalTable(np.searchsorted(who[order], np.arange(n + 1)), against[order].astype(np.int32),
-                          *(a[order].astype(np.int32) for a in (games, won, drawn, lost)), change[order])
+        counts = np.column_stack([a[order] for a in (against, games, won, drawn, lost)]).astype(np.int32)
+        return RivalTable(np.searchsorted(who[order], np.arange(n + 1)).tolist(), counts, change[order])
 
     def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
         """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
@@ -244,7 +239,7 @@ class LeagueGames:
         first = np.searchsorted(who, who)
         order = order[np.arange(len(order)) - first < n_best]
         who = self.player[order]
-        return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)),
+        return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)).tolist(),
                          (order - self.bounds[who]).astype(np.int32), self.player[other[order]], rating[order])
 
 

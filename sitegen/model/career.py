@@ -228,7 +228,7 @@ class LeagueCareers:
         first_rated = next((g for g in games if g.rated), None)
         if first_rated is None:
             return ()
-        rows = slice(int(table.bounds[p]), int(table.bounds[p + 1]))
+        rows = slice(table.bounds[p], table.bounds[p + 1])
         # In microseconds since the epoch, as the table's times.
         year_ago = _micros(_year_before(games[-1].match.match.played))
         # The last game is in its own last year: some row is at or after year_ago.
@@ -246,7 +246,7 @@ class LeagueCareers:
                 best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
                 rivals = None if self.ranked_by else games.duel_rivals(other)
             # Only what a page reads is kept: the table's other columns go with it.
-            self._all = _Aggregates(games.bounds, games.played, games.records(), runs, periods_, best, rivals)
+            self._all = _Aggregates(games.bounds.tolist(), games.played, games.records(), runs, periods_, best, rivals)
         return self._all
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
@@ -311,7 +311,7 @@ class LeagueCareers:
 
 @dataclass(frozen=True, slots=True)
 class _Aggregates:
-    bounds: np.ndarray                    # per player, their first row of the league's games
+    bounds: list[int]                     # per player, their first row of the league's games
     played: np.ndarray                    # each row's time in microseconds
     records: np.ndarray                   # (players, 4): wins, draws, losses, no result
     runs: Runs
