@@ -16,7 +16,7 @@ made in workers forked after these are computed, which share the arrays unchange
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +32,6 @@ WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
 CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
-# One opponent in a league of duels: (opponent, games, wins, draws, losses, net change).
-RivalRow = tuple[int, int, int, int, int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +75,10 @@ class RivalTable:
     counts: np.ndarray      # (pairs, 5): opponent, games, wins, draws, losses
     change: np.ndarray      # the player's net rating change against them
 
-    def of(self, player: int) -> list[RivalRow]:
+    def of(self, player: int) -> Iterator[tuple[list[int], float]]:
+        """The player's ([opponent, games, wins, draws, losses], net change), as they come."""
         s, e = self.bounds[player], self.bounds[player + 1]
-        return [(o, n, w, d, lo, c) for (o, n, w, d, lo), c in zip(self.counts[s:e].tolist(),
-                                                                   self.change[s:e].tolist())]
+        return zip(self.counts[s:e].tolist(), self.change[s:e].tolist())
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +222,9 @@ class LeagueGames:
         del inverse
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
-        # Counts of games between two players fit int32 as the rows' numbers do.
-        counts = np.column_stack([a[order] for a in (against, games, won, drawn, lost)]).astype(np.int32)
+        # int16 where every count and opponent's number fits: a row per pair of players who met.
+        counts = np.column_stack([a[order] for a in (against, games, won, drawn, lost)])
+        counts = counts.astype(np.int16 if counts.size and counts.max() < 2 ** 15 else np.int32)
         return RivalTable(np.searchsorted(who[order], np.arange(n + 1)).tolist(), counts, change[order])
 
     def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:

@@ -206,7 +206,7 @@ class LeagueCareers:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
             links_ = self._links
-            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals.of(p)])
+            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for (o, n, w_, d_, l_), change in agg.rivals.of(p)])
         else:
             rivals = self.rivals(player)
         return Career(
