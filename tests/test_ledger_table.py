@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
 import pyarrow.parquet as pq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -197,6 +198,11 @@ def test_parquet_bytes_are_the_same_from_build_to_build(make_site, tmp_path):
 
 # --- career and board aggregates against the loops ------------------------------------------
 
+def typed(values) -> list:
+    """Each value with its type: 1 == 1.0 == True, but a page writes them differently."""
+    return [(type(v), v) for v in values]
+
+
 def assert_careers_match_loops(lv: LeagueView) -> None:
     careers = LeagueCareers(lv)
     for player in lv.players.values():
@@ -210,11 +216,17 @@ def assert_careers_match_loops(lv: LeagueView) -> None:
             if want is not None:
                 assert (got.kind, got.length) == (want.kind, want.length)
                 assert got.first == want.first and got.last == want.last
-        assert (career.periods, career.period_unit) == periods(games)
+        want_periods, unit = periods(games)
+        assert (career.periods, career.period_unit) == (want_periods, unit)
+        assert [typed((p.games, p.end, p.high, p.low)) for p in career.periods] == [
+            typed((p.games, p.end, p.high, p.low)) for p in want_periods]
         assert [(w.game, w.opponents, w.rating) for w in career.best_wins] == [
             (w.game, w.opponents, w.rating) for w in best_wins(outcomes)]
+        assert [type(w.rating) for w in career.best_wins] == [float] * len(career.best_wins)
         if not careers.ranked_by:
-            assert career.rivals == careers.rivals(player)     # exact floats: the same sums in the same order
+            want_rivals = careers.rivals(player)
+            assert career.rivals == want_rivals     # exact floats: the same sums in the same order
+            assert [typed(r[1:]) for r in career.rivals] == [typed(r[1:]) for r in want_rivals]
     rated = lv.rated
     n = len(rated.events)
     for cut in sorted({0, 1, n // 3, n // 2, n - 1, n} if n > 40 else range(n + 1)):
@@ -274,6 +286,13 @@ def test_lunaro_careers_keep_whole_ratings():
     assert_careers_match_loops(lv)
     careers = LeagueCareers(lv)
     assert all(type(p.end) is int for p in careers.of(lv.players["Cy"]).periods)
+
+
+@pytest.mark.parametrize("fixture", ["small", "hostile"])
+def test_fixture_leagues_careers_equal_the_loops(fixture):
+    """The test fixtures' leagues: odd names, draws and games without a result."""
+    for lv in views(Path(__file__).resolve().parent / "fixtures" / fixture).values():
+        assert_careers_match_loops(lv)
 
 
 def test_demo_leagues_careers_equal_the_loops():

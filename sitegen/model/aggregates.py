@@ -7,11 +7,16 @@ the same numbers come from one table of the league's games, with numpy and panda
 whole columns, so that no Python loop walks every change once per aggregate. A player's
 games are a contiguous slice of the table, in the order of ``PlayerView.games``; the
 ratings are joined from the ledger frame (table.py) by rating event and player.
+
+The league-wide results stay arrays grouped by player, with each player's first row in
+``bounds``: a player's Python rows are made when their page asks (``of``). A list of tuples
+for every pair of players who met held a third of a GB at a million matches, and pages are
+made in workers forked after these are computed, which share the arrays unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +24,7 @@ import pandas as pd
 
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_frame
-from sitegen.model.views import LeagueView, PlayerView
+from sitegen.model.views import LeagueView
 from sitegen.rating.events import event_matches
 
 WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
@@ -27,8 +32,6 @@ WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
 CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
-# One opponent in a league of duels: (opponent, games, wins, draws, losses, net change).
-RivalRow = tuple[int, int, int, int, int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +44,64 @@ class Runs:
     current: list[tuple[str, int, int, int] | None]  # the last result and its run
 
 
+@dataclass(frozen=True, slots=True)
+class PeriodTable:
+    """Every player's periods (LeagueGames.periods), player by player in ``bounds``: a row
+    of numbers (year, month, games) and one of ratings (end, high, low) per period; one slice
+    of each is a player's, in two calls. A period without a rated game has NaN ratings, and no
+    other period has: they are taken over the rated games only, NaN where there are none."""
+
+    bounds: list[int]       # per player, their first period; one more at the end
+    by_year: list[bool]     # per player, whether counted by year
+    numbers: np.ndarray     # (periods, 3): year, month, games
+    ratings: np.ndarray     # (periods, 3): end, high, low
+
+    def of(self, player: int) -> tuple[list[PeriodRow], bool]:
+        s, e = self.bounds[player], self.bounds[player + 1]
+        by_year = self.by_year[player]
+        rows: list[PeriodRow] = []
+        for (y, m, n), (end, high, low) in zip(self.numbers[s:e].tolist(), self.ratings[s:e].tolist()):
+            month = None if by_year else m
+            rows.append((y, month, n, None, None, None) if end != end else (y, month, n, end, high, low))
+        return rows, by_year
+
+
+@dataclass(frozen=True, slots=True)
+class RivalTable:
+    """Every player's opponents in a league of duels, player by player in ``bounds``, each
+    player's by most games, then name."""
+
+    bounds: list[int]
+    counts: np.ndarray      # (pairs, 5): opponent, games, wins, draws, losses
+    change: np.ndarray      # the player's net rating change against them
+
+    def of(self, player: int) -> Iterator[tuple[list[int], float]]:
+        """The player's ([opponent, games, wins, draws, losses], net change), as they come."""
+        s, e = self.bounds[player], self.bounds[player + 1]
+        return zip(self.counts[s:e].tolist(), self.change[s:e].tolist())
+
+
+@dataclass(frozen=True, slots=True)
+class BestTable:
+    """Every player's best wins in a league of duels, player by player in ``bounds``: the
+    game (its index among the player's games), the opponent, and the opponent's rating."""
+
+    bounds: list[int]
+    game: np.ndarray
+    opponent: np.ndarray
+    rating: np.ndarray
+
+    def of(self, player: int) -> list[tuple[int, int, float]]:
+        s, e = self.bounds[player], self.bounds[player + 1]
+        return list(zip(self.game[s:e].tolist(), self.opponent[s:e].tolist(), self.rating[s:e].tolist()))
+
+
 class LeagueGames:
     """One row per (match, player) of a league, grouped by player (code point order of
-    names), each player's rows in game order."""
+    names), each player's rows in game order.
+
+    Numbers, codes and indices are int32 (int8 for a result, a month): two million rows at a
+    million matches. Their products with a count are taken in int64 (``_wide``)."""
 
     def __init__(self, league: LeagueView, names: Sequence[str]) -> None:
         self.league = league
@@ -52,46 +110,49 @@ class LeagueGames:
         events = league.rated.events
         matches = league.matches
         # Who played which match, at which position, with which result: each column filled
-        # straight from the lines, with no tuple per line (two million at a million matches,
-        # a fifth of a GB held at once).
-        sizes = np.fromiter((len(m.lines) for m in matches), dtype=np.int64, count=len(matches))
+        # straight from the matches, with no tuple per line (two million at a million matches,
+        # a fifth of a GB held at once). A line's player and result are its match's player and
+        # the system's outcome there (views.py), read without making the lines (model/lines.py).
+        outcome = league.config.system.outcome
+        plain = [m.match for m in matches]
+        sizes = np.fromiter((len(m.players) for m in plain), dtype=np.int64, count=len(plain))
         total = int(sizes.sum())
-        match = np.repeat(np.arange(len(matches), dtype=np.int64), sizes)
-        index = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        player = np.fromiter((number[line.player.text] for m in matches for line in m.lines),
-                             dtype=np.int64, count=total)
-        result = np.fromiter((CODES.get(line.result, NO_RESULT) for m in matches for line in m.lines),
-                             dtype=np.int64, count=total)
-        if one_event_per_match(league.rated) is not None:
-            event = match       # one event per match, in the matches' order: the same index
-        else:
-            event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
-            event = np.array([event_of[m.id] for m in matches], dtype=np.int64)[match]
+        match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
+        index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
+        player = np.fromiter((number[name] for m in plain for name in m.players), dtype=np.int32, count=total)
+        result = np.fromiter((CODES.get(outcome(m, i), NO_RESULT) for m in plain for i in range(len(m.players))),
+                             dtype=np.int8, count=total)
+        del plain
         order = np.lexsort((match, player))                  # by player, then history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]
-        self.event = event[order]
+        del match, index, player, result
+        if one_event_per_match(league.rated) is not None:
+            self.event = self.match     # one event per match, in the matches' order: the same index
+        else:
+            event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
+            self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
         # Ratings from the ledger: the change of this player in this rating event.
         ledger = ledger_frame(league.rated)
         ledger_player = pd.Categorical(ledger["player"].astype(object), categories=self.names).codes
         n = max(len(self.names), 1)
-        keys = pd.Index(ledger["order"].to_numpy() * n + ledger_player)
-        at = keys.get_indexer(self.event * n + self.player)
+        keys = pd.Index(_wide(ledger["order"].to_numpy()) * n + ledger_player)
+        at = keys.get_indexer(_wide(self.event) * n + self.player)
+        del keys
         self.before = ledger["rating_before"].to_numpy()[at]
         self.after = ledger["rating_after"].to_numpy()[at]
         self.delta = ledger["delta"].to_numpy()[at]
+        del at
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
+        del nxt
         played = pd.DatetimeIndex([m.match.played for m in league.matches])
         # Each row's time in microseconds (a datetime's own resolution): the chart's ranges.
         self.played = played.as_unit("us").asi8[self.match]
-        self.year = played.year.to_numpy().astype(np.int64)[self.match]
-        self.month = played.month.to_numpy().astype(np.int64)[self.match]
-
-    def rows(self, player: int) -> slice:
-        return slice(int(self.bounds[player]), int(self.bounds[player + 1]))
+        self.year = played.year.to_numpy().astype(np.int32)[self.match]
+        self.month = played.month.to_numpy().astype(np.int8)[self.match]
 
     # --- record and streaks ---------------------------------------------------------------
 
@@ -120,7 +181,7 @@ class LeagueGames:
 
     # --- the rating history by month -------------------------------------------------------
 
-    def periods(self, months_shown: int) -> list[tuple[list[PeriodRow], bool]]:
+    def periods(self, months_shown: int) -> PeriodTable:
         """Per player: (year, month or None, games, end, high, low) per period, and whether by year."""
         n = len(self.names)
         key_month = self.year * 12 + self.month - 1
@@ -131,64 +192,57 @@ class LeagueGames:
         new = np.r_[True, (self.player[1:] != self.player[:-1]) | (key[1:] != key[:-1])]
         group = np.cumsum(new) - 1
         frame = pd.DataFrame({"group": group, "after": np.where(self.rated, self.after, np.nan)})
-        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min.
-        stats = frame.groupby("group", sort=True)["after"].agg(["count", "last", "max", "min"])
-        games = np.bincount(group)
+        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min,
+        # and leaves NaN where a period has no rated game.
+        stats = frame.groupby("group", sort=True)["after"].agg(["last", "max", "min"])
         starts = np.flatnonzero(new)
-        out: list[tuple[list[PeriodRow], bool]] = [([], bool(by_year[p])) for p in range(n)]
-        ends, highs, lows, rated_n = (stats[c].to_numpy() for c in ("last", "max", "min", "count"))
-        for g, s in enumerate(starts.tolist()):
-            p = int(self.player[s])
-            has = rated_n[g] > 0
-            out[p][0].append((int(self.year[s]), None if by_year[p] else int(self.month[s]), int(games[g]),
-                              float(ends[g]) if has else None, float(highs[g]) if has else None,
-                              float(lows[g]) if has else None))
-        return out
+        first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
+        numbers = np.column_stack((self.year[starts], self.month[starts], np.bincount(group))).astype(np.int32)
+        return PeriodTable(first.tolist(), by_year.tolist(), numbers, stats[["last", "max", "min"]].to_numpy())
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
     def opponent(self) -> np.ndarray:
         """In a league of duels, each row's opponent: the other player of its match."""
-        mates = np.argsort(self.match * 2 + self.index, kind="stable")     # rows by match, then position
+        mates = np.argsort(_wide(self.match) * 2 + self.index, kind="stable")     # rows by match, then position
         other = np.empty(len(mates), dtype=np.int64)
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
         return other
 
-    def duel_rivals(self, other: np.ndarray) -> list[list[RivalRow]]:
+    def duel_rivals(self, other: np.ndarray) -> RivalTable:
         """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
         n = len(self.names)
         opp = self.player[other]
-        pair = self.player * n + opp
+        pair = _wide(self.player) * n + opp
+        del opp
         keys, inverse = np.unique(pair, return_inverse=True)
+        del pair
         games = np.bincount(inverse)
         won, drawn, lost = (np.bincount(inverse[self.result == r], minlength=len(keys)) for r in (WIN, DRAW, LOSS))
         # bincount adds the weights in row order, one after another: the same float sum as
         # career.py's running total, game by game.
         change = np.bincount(inverse, weights=np.nan_to_num(self.delta, nan=0.0), minlength=len(keys))
+        del inverse
         who, against = keys // n, keys % n
         order = np.lexsort((against, -games, who))
-        out: list[list[RivalRow]] = [[] for _ in range(n)]
-        rows = zip(*(a[order].tolist() for a in (who, against, games, won, drawn, lost, change)))
-        for p, *rival in rows:
-            out[p].append(tuple(rival))
-        return out
+        # int16 where every count and opponent's number fits: a row per pair of players who met.
+        counts = np.column_stack([a[order] for a in (against, games, won, drawn, lost)])
+        counts = counts.astype(np.int16 if counts.size and counts.max() < 2 ** 15 else np.int32)
+        return RivalTable(np.searchsorted(who[order], np.arange(n + 1)).tolist(), counts, change[order])
 
-    def duel_best_wins(self, other: np.ndarray, n_best: int) -> list[list[tuple[int, float]]]:
-        """Per player: up to ``n_best`` (row, opponent's rating before) of the wins against the
-        highest-rated opponents, the earlier first among equals."""
+    def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
+        """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
+        against the highest-rated opponents, the earlier first among equals."""
         rating = self.before[other]
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
         order = rows[np.lexsort((rows, -rating[rows], self.player[rows]))]
-        out: list[list[tuple[int, float]]] = [[] for _ in range(len(self.names))]
-        for r in order.tolist():
-            best = out[int(self.player[r])]
-            if len(best) < n_best:
-                best.append((r, float(rating[r])))
-        return out
-
-    def game(self, player: PlayerView, row: int):
-        """The PlayerGame of a row: the player's n-th game is the n-th row of their slice."""
-        return player.games[row - int(self.bounds[self.player[row]])]
+        who = self.player[order]
+        # The first n_best of each player's wins in that order.
+        first = np.searchsorted(who, who)
+        order = order[np.arange(len(order)) - first < n_best]
+        who = self.player[order]
+        return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)).tolist(),
+                         (order - self.bounds[who]).astype(np.int32), self.player[other[order]], rating[order])
 
 
 def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> list[tuple[int, int, int] | None]:
@@ -208,6 +262,11 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
     for i in firsts.tolist():
         out[int(who[i])] = (int(length[i]), int(game[starts[i]]), int(game[ends[i]]))
     return out
+
+
+def _wide(a: np.ndarray) -> np.ndarray:
+    """An index column as int64, for a product with a count that may pass int32."""
+    return a.astype(np.int64, copy=False)
 
 
 def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
-from sitegen.model.aggregates import LeagueGames, PeriodRow, RivalRow, Runs
+from sitegen.model.aggregates import BestTable, LeagueGames, PeriodTable, RivalTable, Runs
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from sitegen.rating.titles import ordinal
 
@@ -185,7 +185,7 @@ class LeagueCareers:
             return None if run is None else Streak(kind, run[0], games[run[1]], games[run[2]])
 
         current = agg.runs.current[p]
-        rows, by_year = agg.periods[p]
+        rows, by_year = agg.periods.of(p)
         labels = self._labels
         periods_: list[Period] = []
         if self.league.integer:         # as the lines hold ratings: the table's floats back to ints
@@ -200,16 +200,14 @@ class LeagueCareers:
                 periods_.append(Period(labels.get(key) or labels.setdefault(key, _label(key)), n, end, high, low))
         months = tuple(periods_)
         if agg.best is not None:
-            assert agg.opponent_of is not None      # both belong to a league of duels
-            best = tuple(BestWin(agg.games.game(player, r), (self._links[agg.opponent_of[r]],), rating)
-                         for r, rating in agg.best[p])
+            best = tuple(BestWin(games[g], (self._links[o],), rating) for g, o, rating in agg.best.of(p))
         else:
             best = best_wins([g for g in games if g.line.result]) if self.has_outcomes else ()
         if self.ranked_by:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
             links_ = self._links
-            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for o, n, w_, d_, l_, change in agg.rivals[p]])
+            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for (o, n, w_, d_, l_), change in agg.rivals.of(p)])
         else:
             rivals = self.rivals(player)
         return Career(
@@ -221,17 +219,17 @@ class LeagueCareers:
             best_wins=best,
             rivals=rivals,
             periods=months, period_unit="year" if by_year else "month",
-            ranges=self._ranges(player, agg.games, p),
+            ranges=self._ranges(player, agg, p),
         )
 
-    def _ranges(self, player: PlayerView, table: LeagueGames, p: int) -> tuple[Range, ...]:
+    def _ranges(self, player: PlayerView, table: _Aggregates, p: int) -> tuple[Range, ...]:
         """ranges(player.games), with the game of a year before the last found among the
         player's rows of the league's table, not by a walk over their games."""
         games = player.games
         first_rated = next((g for g in games if g.rated), None)
         if first_rated is None:
             return ()
-        rows = table.rows(p)
+        rows = slice(table.bounds[p], table.bounds[p + 1])
         # In microseconds since the epoch, as the table's times.
         year_ago = _micros(_year_before(games[-1].match.match.played))
         # The last game is in its own last year: some row is at or after year_ago.
@@ -243,13 +241,13 @@ class LeagueCareers:
             games = LeagueGames(self.league, self._names)
             runs = games.runs()
             periods_ = games.periods(MONTHS_SHOWN)
-            best = rivals = other = None
+            best = rivals = None
             if self.duels and games.player.size:
                 other = games.opponent()
                 best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
                 rivals = None if self.ranked_by else games.duel_rivals(other)
-            self._all = _Aggregates(games, games.records(), runs, periods_, best, rivals,
-                                    None if other is None else games.player[other])
+            # Only what a page reads is kept: the table's other columns go with it.
+            self._all = _Aggregates(games.bounds.tolist(), games.played, games.records(), runs, periods_, best, rivals)
         return self._all
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
@@ -314,13 +312,13 @@ class LeagueCareers:
 
 @dataclass(frozen=True, slots=True)
 class _Aggregates:
-    games: LeagueGames
+    bounds: list[int]                     # per player, their first row of the league's games
+    played: np.ndarray                    # each row's time in microseconds
     records: np.ndarray                   # (players, 4): wins, draws, losses, no result
     runs: Runs
-    periods: list[tuple[list[PeriodRow], bool]]       # per player: (rows, by_year)
-    best: list[list[tuple[int, float]]] | None        # 1v1 leagues: per player, (row, opponent's rating)
-    rivals: list[list[RivalRow]] | None               # 1v1 leagues: per player, by most games
-    opponent_of: np.ndarray | None        # 1v1 leagues: each row's opponent number
+    periods: PeriodTable
+    best: BestTable | None                # 1v1 leagues with outcomes
+    rivals: RivalTable | None             # 1v1 leagues
 
 
 def _link_of(league: LeagueView, name: str) -> Link:
