@@ -99,7 +99,9 @@ def league_data(root: Path, slug: str) -> dict[str, str]:
     site = check(root)
     for rated in rate(site):
         if rated.league.config.slug == slug:
-            return dict(league_files(rated, roster=site.roster))
+            # The CSV files come as UTF-8 bytes (the big ones are formatted straight into bytes).
+            return {name: bytes(content).decode("utf-8") if isinstance(content, bytearray) else content
+                    for name, content in league_files(rated, roster=site.roster)}
     raise AssertionError(f"no league {slug!r} in {root}")
 
 

@@ -65,8 +65,13 @@ def resamples(n: int, count: int, seed: int) -> list[Sequence[int]]:
     rng = np.random.RandomState()
     state = random.Random(seed).getstate()[1]          # 624 words and the position
     rng.set_state(("MT19937", np.array(state[:624], dtype=np.uint32), state[624], 0, 0.0))
-    draws = (rng.random_sample((count, n)) * n).astype(np.int64)      # int() of a positive: its floor
-    draws.sort(axis=1)
+    # One resample at a time into the one array (the stream is the same drawn in one call or
+    # row by row): the float draws, their product and the ints of every resample at once came
+    # to three times the array's 640 MB at a million matches.
+    draws = np.empty((count, n), dtype=np.int64)
+    for row in draws:
+        row[:] = rng.random_sample(n) * n       # int() of a positive: its floor, as astype truncates
+        row.sort()
     # Rows of one array, not lists of Python ints: 8 bytes a draw, not 40 (3 GB at 1M matches).
     return cast(list[Sequence[int]], list(draws))      # each row indexes as a sequence of ints
 

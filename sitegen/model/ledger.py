@@ -28,8 +28,8 @@ from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
 from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
-                                 matches_columns, parquet_frames, standings_columns, table_csv, table_json,
-                                 to_parquet)
+                                 matches_columns, parquet_frames, standings_columns, table_csv, table_csv_bytes,
+                                 table_json, to_parquet)
 
 __all__ = ["fmt_float", "iso", "ledger_terms", "league_files", "ledger", "to_csv", "to_json"]
 
@@ -113,9 +113,11 @@ def ledger(rated: RatedLeague) -> str:
 
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
-                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes]]:
-    """(file name, text) for data/<league>/, one file at a time to keep memory flat; the
-    Parquet files (bytes) follow their CSV (a big league's per-match ones left out, scale.py).
+                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes | bytearray]]:
+    """(file name, content) for data/<league>/, one file at a time to keep memory flat: text,
+    or UTF-8 bytes for standings, changes and matches.csv (formatted straight into bytes, a
+    million-match league's changes.csv is 200 MB); the Parquet files (bytes) follow their CSV
+    (a big league's per-match ones left out, scale.py).
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
@@ -127,7 +129,7 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
     for name, make_columns in columns:
         table = make_columns(rated)
-        text = table_csv(table)
+        text = table_csv_bytes(table)
         if name == "changes":       # hashed here, unless the pages' pools did it first
             key.append(rated.cache.get(LEDGER_KEY) or ledger_key(text))
             rated.cache[LEDGER_KEY] = key[0]

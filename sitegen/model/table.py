@@ -42,6 +42,12 @@ def utc_times(times: list[datetime]) -> pd.DatetimeIndex:
     return pd.DatetimeIndex(naive).tz_localize("UTC")
 
 
+def release_ledger_frame(rated: RatedLeague) -> None:
+    """Let the league's frame go once nothing more will read it in this process (a
+    million-match league's is 200 MB); ``ledger_frame`` makes it again if something does."""
+    rated.cache.pop(LEDGER, None)
+
+
 def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     """One row per (event, player) change, in history order, players in their order in
     the event: ``event`` (key), ``played`` (datetime64[us, UTC]), ``order`` (the event's
@@ -285,8 +291,14 @@ CSV_ROWS = 1 << 16
 
 
 def table_csv(table: ColumnTable) -> str:
-    """The table as ledger.to_csv writes it, formatted ``CSV_ROWS`` rows at a time."""
-    parts = []
+    """The table as ledger.to_csv writes it."""
+    return table_csv_bytes(table).decode("utf-8")
+
+
+def table_csv_bytes(table: ColumnTable) -> bytearray:
+    """``table_csv``'s UTF-8 bytes, formatted ``CSV_ROWS`` rows at a time into one growing
+    buffer: no text of the whole file and no list of its parts beside it."""
+    out = bytearray()
     for lo in range(0, max(len(table), 1), CSV_ROWS):
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -295,8 +307,8 @@ def table_csv(table: ColumnTable) -> str:
         if len(table):
             cells = (_csv_cells(Column(c.name, c.kind, c.values[lo:lo + CSV_ROWS])) for c in table.columns)
             writer.writerows(zip(*cells))
-        parts.append(buf.getvalue())
-    return "".join(parts)
+        out += buf.getvalue().encode("utf-8")
+    return out
 
 
 def table_json(table: ColumnTable) -> str:

@@ -387,7 +387,7 @@ class Output:
             self.sizes[MARKER] = len(data)
         return self._tmp
 
-    def add(self, path: str, content: str | bytes, *, replace: bool = False) -> None:
+    def add(self, path: str, content: str | bytes | bytearray, *, replace: bool = False) -> None:
         """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant.
         While ``journaled`` runs, the file is written and noted, and claimed later by ``settle``."""
         if self.journal is not None:
@@ -410,7 +410,7 @@ class Output:
         self.sizes[path] = 0        # claimed: the size is recorded once written
         return path
 
-    def write(self, path: str, content: str | bytes, *, replace: bool = False) -> tuple[int, bool]:
+    def write(self, path: str, content: str | bytes | bytearray, *, replace: bool = False) -> tuple[int, bool]:
         """Put a claimed file in the staging folder: (its size, whether it was linked from the
         published site). Touches the file system only, so a forked page worker may call it."""
         data = content.encode("utf-8") if isinstance(content, str) else content
@@ -449,7 +449,7 @@ class Output:
         for path, size, linked in written:
             self.record(self.claim(path), size, linked)
 
-    def _link_same(self, path: str, data: bytes, target: str) -> bool:
+    def _link_same(self, path: str, data: bytes | bytearray, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
         file is not rewritten and keeps its time, which mirrors and servers see as unchanged."""
         if self._published is None:
@@ -516,7 +516,7 @@ class Output:
             self._release()
 
 
-def _write(target: str, data: bytes) -> None:
+def _write(target: str, data: bytes | bytearray) -> None:
     """Create (or truncate) ``target`` and write ``data``, as Path.write_bytes does, without its
     buffered file object."""
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
