@@ -27,8 +27,8 @@ from sitegen.model.career import LeagueCareers, best_wins, periods, record, stre
 from sitegen.model.history import RatedLeague, Ranked, rate_league
 from sitegen.load.provenance import Provenance
 from sitegen.model.ledger import to_csv, to_json
-from sitegen.model.table import (_rating, _term, changes_columns, iso, ledger_frame, ledger_terms, matches_columns,
-                                 standings_columns, table_csv, table_json)
+from sitegen.model.table import (_rating, _term, changes_columns, iso, ledger_columns, ledger_frame, ledger_terms,
+                                 matches_columns, release_ledger_frame, standings_columns, table_csv, table_json)
 from sitegen.model.views import LeagueView, league_view
 from sitegen.rating.base import Change, RatingEvent, Standing
 
@@ -125,6 +125,38 @@ def test_frame_holds_every_change_in_history_order(rated):
         assert (None if pd.isna(row.challenger) else row.challenger) == c.terms["challenger"]
     assert frame["home"].dtype == "string"       # a name column even where no match names one
     assert ledger_frame(rated) is frame          # built once per league
+
+
+def assert_columns_are_the_frames(rated: RatedLeague) -> None:
+    """ledger_columns holds the frame's order, players, ratings and deltas, value for value."""
+    columns = ledger_columns(rated)
+    frame = ledger_frame(rated)
+    assert columns.order.tolist() == frame["order"].tolist()
+    assert [columns.names[p] for p in columns.player.tolist()] == frame["player"].tolist()
+    for name, values in (("rating_before", columns.before), ("rating_after", columns.after),
+                         ("delta", columns.delta)):
+        assert values.dtype == frame[name].dtype
+        assert values.tobytes() == frame[name].to_numpy().tobytes()     # NaN where the frame has it
+    release_ledger_frame(rated)
+    assert ledger_frame(rated) is not frame and ledger_frame(rated).equals(frame)      # made again when asked
+
+
+@given(ledgers())
+@settings(max_examples=100, deadline=None)
+def test_ledger_columns_are_the_frames_columns(rated):
+    assert_columns_are_the_frames(rated)
+
+
+def test_ledger_columns_from_the_rating_columns_are_the_frames():
+    """Leagues rated into columns (elo, lunaro, placement) read them without a frame."""
+    from sitegen.rating.events import EventTable
+    from helpers import REPO
+    from sitegen.commands.build import check, rate
+    tables = 0
+    for rated in rate(check(REPO, cache=False)):
+        tables += isinstance(rated.events, EventTable)
+        assert_columns_are_the_frames(rated)
+    assert tables
 
 
 @given(ledgers())

@@ -110,7 +110,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     from sitegen.load import provenance
     from sitegen.output.pages import Beside, render_site, site_base_url
     from sitegen.model.predict import player_states, predicts
-    from sitegen.model.table import ledger_frame
+    from sitegen.model.table import ledger_frame, release_ledger_frame
     from sitegen.output.parallel import Background
 
     progress = current()
@@ -159,6 +159,12 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 # way (the scores) the pages work out again, at less cost than waiting.
                 data = Background(lambda tell: output.journaled(
                     lambda: data_files(rated, prov, site.roster, output, tell)), telling=True)
+                # The frames are the data files' process's now: this one reads the ratings
+                # from the columns (table.ledger_columns), and the page workers it forks
+                # do not carry a million-match league's 200 MB frame.
+                if data.forked:
+                    for league in rated:
+                        release_ledger_frame(league)
                 shown = progress.rendering(output)      # on a terminal, it counts the files
                 render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
                             ledger_keys=data.told, beside=beside)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from sitegen.model.history import one_event_per_match
-from sitegen.model.table import ledger_frame
+from sitegen.model.table import ledger_columns
 from sitegen.model.views import LeagueView
 from sitegen.rating.events import event_matches
 
@@ -134,16 +134,17 @@ class LeagueGames:
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
         # Ratings from the ledger: the change of this player in this rating event.
-        ledger = ledger_frame(league.rated)
-        ledger_player = pd.Categorical(ledger["player"].astype(object), categories=self.names).codes
+        ledger = ledger_columns(league.rated)
+        own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
+        ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)
         n = max(len(self.names), 1)
-        keys = pd.Index(_wide(ledger["order"].to_numpy()) * n + ledger_player)
+        keys = pd.Index(_wide(ledger.order) * n + ledger_player)
         at = keys.get_indexer(_wide(self.event) * n + self.player)
         del keys
-        self.before = ledger["rating_before"].to_numpy()[at]
-        self.after = ledger["rating_after"].to_numpy()[at]
-        self.delta = ledger["delta"].to_numpy()[at]
-        del at
+        self.before = ledger.before[at]
+        self.after = ledger.after[at]
+        self.delta = self.after - self.before       # the frame's delta, row for row
+        del at, ledger
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
@@ -272,12 +273,14 @@ def _wide(a: np.ndarray) -> np.ndarray:
 def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:
     """Each player's rating after their last change among the first ``before_events`` events
     (whole numbers where the system's ratings are, as the changes hold them)."""
-    frame = ledger_frame(league.rated)
-    head = frame[frame["order"].to_numpy() < before_events]
-    if head.empty:
+    ledger = ledger_columns(league.rated)
+    head = ledger.order < before_events
+    if not head.any():
         return {}
-    last = ~head["player"].duplicated(keep="last").to_numpy()
-    ratings = head["rating_after"].to_numpy()[last].tolist()
+    player = ledger.player[head]
+    last = ~pd.Series(player).duplicated(keep="last").to_numpy()
+    ratings = ledger.after[head][last].tolist()
     if league.integer:
         ratings = [int(r) for r in ratings]
-    return dict(zip(head["player"].to_numpy()[last].tolist(), ratings))
+    names = ledger.names
+    return dict(zip([names[p] for p in player[last].tolist()], ratings))

@@ -42,6 +42,39 @@ def utc_times(times: list[datetime]) -> pd.DatetimeIndex:
     return pd.DatetimeIndex(naive).tz_localize("UTC")
 
 
+@dataclass(frozen=True, slots=True)
+class LedgerColumns:
+    """The ledger frame's ``order``, ``player`` (an index into ``names``), ``rating_before``
+    and ``rating_after`` as arrays of the same values, and ``delta`` their difference."""
+
+    order: np.ndarray
+    player: np.ndarray
+    names: tuple[str, ...]
+    before: np.ndarray
+    after: np.ndarray
+
+    @property
+    def delta(self) -> np.ndarray:
+        return self.after - self.before
+
+
+def ledger_columns(rated: RatedLeague) -> LedgerColumns:
+    """``LedgerColumns`` read from the rating's own columns where it has them, with no frame
+    made (the board's window and the careers in the main process, which lets the frame go
+    once the data files' process has it); else from the frame."""
+    events = rated.events
+    if isinstance(events, EventTable):
+        before = events.before.astype(np.float64)
+        for row, value in events.exact_before.items():     # as _columns_frame writes it
+            before[row] = np.nan if value is None else float(value)
+        return LedgerColumns(events.event_of_rows(), events.player, events.names, before,
+                             events.after.astype(np.float64))
+    frame = ledger_frame(rated)
+    codes, names = pd.factorize(frame["player"].astype(object))
+    return LedgerColumns(frame["order"].to_numpy(), codes, tuple(names.tolist()),
+                         frame["rating_before"].to_numpy(), frame["rating_after"].to_numpy())
+
+
 def release_ledger_frame(rated: RatedLeague) -> None:
     """Let the league's frame go once nothing more will read it in this process (a
     million-match league's is 200 MB); ``ledger_frame`` makes it again if something does."""

@@ -28,7 +28,6 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.ledger import LEDGER_KEY
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
-from sitegen.model.table import release_ledger_frame
 from sitegen.model.views import LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
@@ -372,9 +371,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 # first use (career aggregates, escaped links) are then made once, before the
                 # workers fork, and shared by all of them.
                 record(make(job))
-                # The ledger frame has served this process (the board's window, the careers):
-                # the data files' process has its own, and the page workers do not read it.
-                release_ledger_frame(lv.rated)
             else:
                 queue(job)
         if len(pending) >= parallel.MIN_PAGES:

@@ -121,6 +121,11 @@ class Background(_Forked):
                 run = lambda: job(lambda name, value: writer.send((name, value)))     # noqa: E731
             self._async = self._fork(1, lambda _: run()).apply_async(_run, (0,))
 
+    @property
+    def forked(self) -> bool:
+        """Whether the job runs in a process of its own (else it runs here, at ``result()``)."""
+        return self._async is not None
+
     def result(self) -> Any:
         """The job's result, the same on every call."""
         if self._job is not None:
