@@ -99,8 +99,8 @@ def league_data(root: Path, slug: str) -> dict[str, str]:
     site = check(root)
     for rated in rate(site):
         if rated.league.config.slug == slug:
-            # The CSV files come as UTF-8 bytes (the big ones are formatted straight into bytes).
-            return {name: bytes(content).decode("utf-8") if isinstance(content, bytearray) else content
+            # The CSV files come as parts of their UTF-8 bytes, written as they come in a build.
+            return {name: content if isinstance(content, (str, bytes)) else b"".join(content).decode("utf-8")
                     for name, content in league_files(rated, roster=site.roster)}
     raise AssertionError(f"no league {slug!r} in {root}")
 

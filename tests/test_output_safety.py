@@ -399,3 +399,20 @@ def test_the_staging_folder_of_a_build_still_running_is_kept(tmp_path):
     left = tmp_path / "._site.old-abcd1234"
     write_files(left, {write.MARKER: write.MARKER_TEXT, "index.html": "old"})
     assert write.remove_debris(out) == [left] and not left.exists()
+
+
+def test_a_file_given_in_parts_is_written_whole_and_linked_only_when_unchanged(tmp_path):
+    out = tmp_path / "out"
+    first = write.Output(out)
+    first.add_parts("data/x/changes.csv", iter([b"a,b\n", b"1,2\n", b""]))
+    first.add_parts("data/x/matches.csv", [b"id\n", b"m-1\n"])
+    first.commit()
+    assert (out / "data/x/changes.csv").read_bytes() == b"a,b\n1,2\n"
+    second = write.Output(out, reuse=True)
+    second.add_parts("data/x/changes.csv", [b"a,b\n1,2\n"])         # the same bytes, cut elsewhere
+    second.add_parts("data/x/matches.csv", [b"id\n", b"m-2\n"])     # the same size, other bytes
+    assert second.linked == 1
+    assert second.sizes["data/x/changes.csv"] == 8
+    second.commit()
+    assert (out / "data/x/matches.csv").read_bytes() == b"id\nm-2\n"
+    assert (out / "data/x/changes.csv").read_bytes() == b"a,b\n1,2\n"

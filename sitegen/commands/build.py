@@ -95,8 +95,11 @@ def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
     from sitegen.model.ledger import LEDGER_KEY, league_files
     for league in rated:
         slug = league.league.config.slug
-        for name, text in league_files(league, prov, roster):
-            output.add(f"data/{slug}/{name}", text)
+        for name, content in league_files(league, prov, roster):
+            if isinstance(content, (str, bytes)):
+                output.add(f"data/{slug}/{name}", content)
+            else:
+                output.add_parts(f"data/{slug}/{name}", content)     # written as it is formatted
             if name == "changes.csv":
                 tell(slug, league.cache[LEDGER_KEY])
 

@@ -10,9 +10,10 @@ ratings as integers, an empty field where a value does not exist.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -28,7 +29,7 @@ from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
 from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
-                                 matches_columns, parquet_frames, standings_columns, table_csv, table_csv_bytes,
+                                 matches_columns, parquet_frames, standings_columns, table_csv, table_csv_parts,
                                  table_json, to_parquet)
 
 __all__ = ["fmt_float", "iso", "ledger_terms", "league_files", "ledger", "to_csv", "to_json"]
@@ -112,12 +113,24 @@ def ledger(rated: RatedLeague) -> str:
     return key
 
 
+def _hashed(rated: RatedLeague, parts: Iterator[bytes], done: Callable[[str], object]) -> Iterator[bytes]:
+    """changes.csv's ``parts`` as they come; their SHA-256 (``ledger_key`` of the whole) is the
+    league's ledger hash once the last has passed: ``done`` hears it and the cache holds it."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+        yield part
+    rated.cache[LEDGER_KEY] = key = digest.hexdigest()
+    done(key)
+
+
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
-                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes | bytearray]]:
+                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
     """(file name, content) for data/<league>/, one file at a time to keep memory flat: text,
-    or UTF-8 bytes for standings, changes and matches.csv (formatted straight into bytes, a
-    million-match league's changes.csv is 200 MB); the Parquet files (bytes) follow their CSV
-    (a big league's per-match ones left out, scale.py).
+    or for standings, changes and matches.csv their UTF-8 bytes in parts, each to be written
+    before the next file is asked for (a million-match league's changes.csv is 200 MB, never
+    held whole); the Parquet files (bytes) follow their CSV (a big league's per-match ones
+    left out, scale.py).
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
@@ -129,11 +142,14 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
     for name, make_columns in columns:
         table = make_columns(rated)
-        text = table_csv_bytes(table)
-        if name == "changes":       # hashed here, unless the pages' pools did it first
-            key.append(rated.cache.get(LEDGER_KEY) or ledger_key(text))
-            rated.cache[LEDGER_KEY] = key[0]
-        yield f"{name}.csv", text
+        parts = table_csv_parts(table)
+        if name == "changes":       # hashed as it is written, unless the pages' pools did it first
+            known = rated.cache.get(LEDGER_KEY)
+            if known is None:
+                parts = _hashed(rated, parts, key.append)
+            else:
+                key.append(known)
+        yield f"{name}.csv", parts
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
             yield f"{name}.json", table_json(table)
     # A big league leaves out the per-match ones (scale.py).

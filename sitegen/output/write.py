@@ -50,7 +50,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from sitegen.load.problems import InvalidInput, Problem
@@ -387,7 +387,7 @@ class Output:
             self.sizes[MARKER] = len(data)
         return self._tmp
 
-    def add(self, path: str, content: str | bytes | bytearray, *, replace: bool = False) -> None:
+    def add(self, path: str, content: str | bytes, *, replace: bool = False) -> None:
         """Write one file; two pages claiming one path is a bug unless ``replace`` says it is meant.
         While ``journaled`` runs, the file is written and noted, and claimed later by ``settle``."""
         if self.journal is not None:
@@ -396,6 +396,28 @@ class Output:
             return
         path = self.claim(path, replace=replace)
         self.record(path, *self.write(path, content, replace=replace))
+
+    def add_parts(self, path: str, parts: Iterable[bytes]) -> None:
+        """``add`` for a file given in parts (a big data file), each written as it comes: its
+        whole bytes are never held. Linked from the published site where they are its bytes."""
+        journal = self.journal
+        path = safe_path(path) if journal is not None else self.claim(path)
+        target = self._target(path, replace=False)
+        size = 0
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            for part in parts:
+                view = memoryview(part)
+                size += len(view)
+                while view:
+                    view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        linked = self._link_same_file(path, target, size)
+        if journal is not None:
+            journal.append((path, size, linked))
+        else:
+            self.record(path, size, linked)
 
     def staging(self) -> Path:
         """The staging folder, made now: before a process is forked to write into it."""
@@ -410,20 +432,11 @@ class Output:
         self.sizes[path] = 0        # claimed: the size is recorded once written
         return path
 
-    def write(self, path: str, content: str | bytes | bytearray, *, replace: bool = False) -> tuple[int, bool]:
+    def write(self, path: str, content: str | bytes, *, replace: bool = False) -> tuple[int, bool]:
         """Put a claimed file in the staging folder: (its size, whether it was linked from the
         published site). Touches the file system only, so a forked page worker may call it."""
         data = content.encode("utf-8") if isinstance(content, str) else content
-        stage = str(self._stage())
-        # Plain strings and os calls: a big league writes tens of thousands of files, and
-        # pathlib's parsing and a mkdir per file cost more than the writes.
-        folder = path.rpartition("/")[0]
-        if folder not in self._folders:
-            os.makedirs(f"{stage}/{folder}", exist_ok=True)
-            self._folders.add(folder)
-        target = f"{stage}/{path}"
-        if replace and os.path.lexists(target):
-            os.unlink(target)   # never write through a link into the published site
+        target = self._target(path, replace=replace)
         linked = self._link_same(path, data, target)
         if not linked:
             _write(target, data)
@@ -449,7 +462,45 @@ class Output:
         for path, size, linked in written:
             self.record(self.claim(path), size, linked)
 
-    def _link_same(self, path: str, data: bytes | bytearray, target: str) -> bool:
+    def _target(self, path: str, *, replace: bool) -> str:
+        """Where a claimed file goes in the staging folder, its folder made."""
+        stage = str(self._stage())
+        # Plain strings and os calls: a big league writes tens of thousands of files, and
+        # pathlib's parsing and a mkdir per file cost more than the writes.
+        folder = path.rpartition("/")[0]
+        if folder not in self._folders:
+            os.makedirs(f"{stage}/{folder}", exist_ok=True)
+            self._folders.add(folder)
+        target = f"{stage}/{path}"
+        if replace and os.path.lexists(target):
+            os.unlink(target)   # never write through a link into the published site
+        return target
+
+    def _link_same_file(self, path: str, target: str, size: int) -> bool:
+        """``_link_same`` for a file already written to ``target``: the published file takes its
+        place where their bytes are the same, compared a block at a time."""
+        if self._published is None:
+            return False
+        published = f"{self._published}/{path}"
+        try:
+            st = os.lstat(published)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+                return False
+            with open(published, "rb") as old, open(target, "rb") as new:
+                while True:
+                    block = old.read(1 << 20)
+                    if block != new.read(1 << 20):
+                        return False
+                    if not block:
+                        break
+            staged = f"{target}.linking"
+            os.link(published, staged, follow_symlinks=False)
+            os.replace(staged, target)
+        except OSError:         # gone, unreadable, or a file system without hard links: keep it written
+            return False
+        return True
+
+    def _link_same(self, path: str, data: bytes, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
         file is not rewritten and keeps its time, which mirrors and servers see as unchanged."""
         if self._published is None:
@@ -516,7 +567,7 @@ class Output:
             self._release()
 
 
-def _write(target: str, data: bytes | bytearray) -> None:
+def _write(target: str, data: bytes) -> None:
     """Create (or truncate) ``target`` and write ``data``, as Path.write_bytes does, without its
     buffered file object."""
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
