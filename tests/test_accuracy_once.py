@@ -56,11 +56,13 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     counting(monkeypatch, Elo, "predictor_states", calls)
     counting(monkeypatch, pools_module, "_draw_pools", calls)
     counting(monkeypatch, ledger_module, "ledger_key", calls)
+    counting(monkeypatch, ledger_module, "_hashed", calls)
     build(site, tmp_path / "second")
     # Predictions and states once a league; the elo league draws its pools once; changes.csv is
-    # hashed as each league writes it, and the pages' pools reuse that hash.
+    # hashed as each league writes it (_hashed, part by part), and the pages' pools reuse that
+    # hash: no ledger_key of a whole changes.csv.
     assert calls == Counter(pair_forecast_arrays=1, pair_forecasts=1, predictor_states=2, _draw_pools=1,
-                            ledger_key=2)
+                            _hashed=2)
     first = {p.relative_to(tmp_path / "first"): p.read_bytes() for p in (tmp_path / "first").rglob("*") if p.is_file()}
     second = {p.relative_to(tmp_path / "second"): p.read_bytes() for p in (tmp_path / "second").rglob("*")
               if p.is_file()}
