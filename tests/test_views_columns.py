@@ -40,7 +40,8 @@ def text_of(view: LeagueView) -> list[str]:
     for name, p in view.players.items():
         out.append(" ".join(map(typed, (name, p.slug, p.url, p.rank, p.rating, p.extra, p.tier, p.wins, p.draws,
                                         p.losses, p.peak, p.lowest, p.first_played, p.last_played))))
-        out.extend(typed((g.match.match.id, g.index, g.number, g.rated, g.line == g.match.lines[g.index]))
+        out.extend(typed((g.match.match.id, g.index, g.number, g.rated, g.line == g.match.lines[g.index],
+                          g.after, [(o.text, o.url) for o in g.opponents], [(t.text, t.url) for t in g.teammates]))
                    for g in p.games)
     out.append(typed([p.name for p in view.leaderboard]))
     out.extend(typed((g.file, g.name, g.url, g.part, g.parts, g.number, [v.match.id for v in g.matches]))

@@ -239,16 +239,15 @@ class MatchLines(Sequence[MatchLine]):
         line, k = self.source.line, self.k
         return (line(k, j) for j in range(len(self)))
 
-    def player(self, i: int) -> Link:
-        """Line i's player, without making the line."""
-        return self.source.make.links[self.source.matches[self.k].players[i]]
+    def players_and_teams(self) -> tuple[list[Link], list[int | None]]:
+        """Every line's player and team, without making the lines (a lobby's 100)."""
+        m = self.source.matches[self.k]
+        links = self.source.make.links
+        return [links[name] for name in m.players], [e.get("team") for e in m.entries]
 
     def after(self, i: int) -> float:
         """Line i's rating after, without making the line."""
         return self.source.after(self.k, i)
-
-    def team(self, i: int) -> int | None:
-        return self.source.matches[self.k].entries[i].get("team")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

@@ -146,7 +146,11 @@ class PlayerGame:
     def opponents(self) -> list[Link]:
         lines, i = self.match.lines, self.index
         if not isinstance(lines, list):     # lines read from the columns (model/lines.py): none made
-            return _others(lines, i, lambda team, other: team is None or other != team)
+            players, teams = lines.players_and_teams()
+            team = teams[i]
+            if team is None:
+                return players[:i] + players[i + 1:]
+            return [p for p, t in zip(players, teams) if t != team]
         team = lines[i].team
         if team is None:
             return [line.player for line in lines[:i]] + [line.player for line in lines[i + 1:]]
@@ -156,17 +160,15 @@ class PlayerGame:
     def teammates(self) -> list[Link]:
         lines, i = self.match.lines, self.index
         if not isinstance(lines, list):
-            return _others(lines, i, lambda team, other: team is not None and other == team)
+            players, teams = lines.players_and_teams()
+            team = teams[i]
+            if team is None:
+                return []
+            return [p for j, (p, t) in enumerate(zip(players, teams)) if t == team and j != i]
         team = lines[i].team
         if team is None:
             return []
         return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
-
-
-def _others(lines: Any, i: int, keep: Callable[[int | None, int | None], bool]) -> list[Link]:
-    """The players of a match's other lines whose team ``keep`` takes, read without the lines."""
-    team = lines.team(i)
-    return [lines.player(j) for j in range(len(lines)) if j != i and keep(team, lines.team(j))]
 
 
 class Games(Sequence[PlayerGame]):
