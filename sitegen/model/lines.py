@@ -144,6 +144,9 @@ class TableLines:
     def __init__(self, rated: RatedLeague, table: EventTable, make: LineMaker) -> None:
         self.matches = rated.league.matches
         self.table, self.make = table, make
+        # The columns a line reads, bound once: a line is made for every row a page shows.
+        self.before_column, self.after_column, self.player_column = table.before, table.after, table.player
+        self.exact = table.exact_before
         self.offsets: list[int] = table.offsets.tolist()
         self.link_at = [make.links[name] for name in table.names]
         # The entries live as long as the league's matches, so their ids name them all the while.
@@ -155,8 +158,10 @@ class TableLines:
             r0, r1 = offsets[lo], offsets[hi]
             who = [names[p] for p in table.player[r0:r1].tolist()]
             chunk = matches[lo:hi]
-            # Checked a page at a time in C: the rows are the players as the matches list them.
-            if who == list(chain.from_iterable(m.players for m in chunk)):
+            # Checked a page at a time in C: the rows are the players as the matches list them,
+            # each event as many rows as its match has players.
+            if who == list(chain.from_iterable(m.players for m in chunk)) and all(
+                    offsets[k + 1] - offsets[k] == len(m.players) for k, m in enumerate(chunk, lo)):
                 continue
             for k, m in enumerate(chunk, lo):
                 a, b = offsets[k] - r0, offsets[k + 1] - r0
@@ -176,21 +181,22 @@ class TableLines:
 
     def after(self, k: int, i: int) -> float:
         """The rating after of line i of match k, as the line holds it."""
-        value = self.table.after[self.row(k, i)]
+        value = self.after_column[self.row(k, i)]
         return value.item() if isinstance(value, np.generic) else value
 
     def line(self, k: int, i: int) -> MatchLine:
-        table, make = self.table, self.make
+        """Line i of match k, as ``event_lines`` makes it from the match's changes."""
+        make = self.make
         m = self.matches[k]
         rows = self.odd.get(k) if self.odd else None
         r = self.offsets[k] + i if rows is None else rows[i]
         entry = m.entries[i]
-        exact = table.exact_before
-        before = exact[r] if r in exact else table.before[r].item()
-        after = table.after[r]
+        exact = self.exact
+        before = exact[r] if r in exact else self.before_column[r].item()
+        after = self.after_column[r]
         if isinstance(after, np.generic):
             after = after.item()
-        terms = RowTerms(table, r, k)
+        terms = RowTerms(self.table, r, k)
         # One text per entry object: validation shares an entry among every player with the
         # same fields (load/validate.py), and describe reads the entry alone.
         one = make.texts.setdefault
@@ -205,7 +211,7 @@ class TableLines:
         tier = (make.tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
             make.tier_of(after) if make.tier_of else None)
         return MatchLine(
-            self.link_at[table.player[r]], details, make.outcome(m, i), before, after, terms, tier,
+            self.link_at[self.player_column[r]], details, make.outcome(m, i), before, after, terms, tier,
             formula(terms, before, after, make.integer) if make.formulas else "", entry.get("team"),
             None, one(score, score))
 
@@ -230,7 +236,9 @@ class MatchLines(Sequence[MatchLine]):
     def __getitem__(self, i: slice) -> list[MatchLine]: ...
 
     def __getitem__(self, i: int | slice) -> MatchLine | list[MatchLine]:
-        places = range(len(self))[i]        # a list's bounds and negative indices
+        if isinstance(i, int) and 0 <= i < len(self.source.matches[self.k].players):
+            return self.source.line(self.k, i)
+        places = range(len(self))[i]        # a list's bounds, negative indices and slices
         if isinstance(places, range):
             return [self.source.line(self.k, j) for j in places]
         return self.source.line(self.k, places)
