@@ -13,7 +13,7 @@ import pytest
 
 from helpers import REPO
 from sitegen.commands.build import check, rate
-from sitegen.model import views
+from sitegen.model import scale, views
 from sitegen.model.history import one_event_per_match
 from sitegen.model.groups import anchor, group_matches
 from sitegen.model.views import LeagueView, league_view
@@ -54,8 +54,11 @@ def leagues(root: Path):
     return site, rate(site)
 
 
+@pytest.mark.parametrize("held", [True, False], ids=["lines held", "lines read when asked"])
 @pytest.mark.parametrize("root", [FIXTURES / "small", FIXTURES / "hostile", REPO], ids=["small", "hostile", "demo"])
-def test_column_views_are_the_views_of_the_events(root):
+def test_column_views_are_the_views_of_the_events(root, held, monkeypatch):
+    # Lines are read from the columns when asked past scale.HELD_LINES appearances: both ways here.
+    monkeypatch.setattr(scale, "HELD_LINES", 10 ** 9 if held else 0)
     site, rated = leagues(root)
     tables = 0
     for league in rated:
@@ -63,6 +66,7 @@ def test_column_views_are_the_views_of_the_events(root):
         if one_event_per_match(league) is not None:
             tables += 1
             assert all(isinstance(line.terms, RowTerms) for v in view.matches for line in v.lines)
+            assert all(isinstance(v.lines, list) == held for v in view.matches)
         # The same events as a tuple take the general path: changes by player, periods, _mark_rated.
         general = league_view(replace(league, events=tuple(league.events), cache={}), site.roster)
         assert text_of(view) == text_of(general)

@@ -184,6 +184,10 @@ class TableLines:
         value = self.after_column[self.row(k, i)]
         return value.item() if isinstance(value, np.generic) else value
 
+    def lines(self, k: int) -> list[MatchLine]:
+        """Every line of match k, made now."""
+        return [self.line(k, i) for i in range(len(self.matches[k].players))]
+
     def line(self, k: int, i: int) -> MatchLine:
         """Line i of match k, as ``event_lines`` makes it from the match's changes."""
         make = self.make

@@ -46,6 +46,13 @@ TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
 # 90 bytes a match beside the CSV's 300 (standings.parquet, a row per player, stays).
 PARQUET_LEFT_OUT = frozenset({"changes", "matches"})
 
+# Player appearances above which a league's match lines are not held by its view models but
+# read from the rating columns when a page asks (model/lines.py). Held, a line costs about
+# 250 bytes for the whole build (half a GB at a million duels, copied into every page worker's
+# count); read, it is made again for each page that shows it, about 3 µs each time. Below
+# this, holding them is the cheaper (at most 100 MB).
+HELD_LINES = 400_000
+
 # Matches on one match-file page of a big league (a part closes earlier at
 # groups.LINES_PER_PART player lines, as in any league): 500 duels are ~95 KB of short rows,
 # and the ~3.5 KB of head, header and footer every page repeats come to 7 bytes a match.
@@ -60,6 +67,11 @@ def appearances(rated: RatedLeague) -> int:
 def is_big(rated: RatedLeague) -> bool:
     """True when the league's matches hold more than BIG_LEAGUE_ROWS player appearances."""
     return appearances(rated) > BIG_LEAGUE_ROWS
+
+
+def lines_held(rated: RatedLeague) -> bool:
+    """Whether the league's view models hold its match lines (``HELD_LINES``)."""
+    return appearances(rated) <= HELD_LINES
 
 
 def matches_per_part(rated: RatedLeague) -> int | None:

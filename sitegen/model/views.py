@@ -338,9 +338,10 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     source = TableLines(rated, table, make) if table is not None else None
     made: Iterable[Made]
     if table is not None and source is not None:
-        # Every event one match: no line is made here, each is read from the columns when a page asks.
-        keys = table.keys
-        made, periods = ((m, MatchLines(source, k), keys[k], (keys[k],))
+        # Every event one match: a long history's lines are not held, each is read from the
+        # columns when a page asks (scale.lines_held); the others' are made once and held.
+        keys, held = table.keys, scale.lines_held(rated)
+        made, periods = ((m, source.lines(k) if held else MatchLines(source, k), keys[k], (keys[k],))
                          for k, m in enumerate(rated.league.matches)), False
     else:
         made, periods = event_lines(rated, make)
