@@ -1,10 +1,11 @@
 """A match's lines (views.MatchLine): from its rating events' changes, or read from the rating
 columns when a page asks for them.
 
-Where every rating event is one match (model/history.py one_event_per_match), a match's
-lines are not held: ``MatchLines`` makes each from the columns when read. Two lines, their
-terms and their ratings per match were half of a million-match league's view models, held
-to the end of the build and copied into every page worker that read them. No I/O here.
+Where every rating event is one match (model/history.py one_event_per_match), ``TableLines``
+makes each line from the rating columns. A long history's lines (past scale.HELD_LINES player
+appearances) are not held at all: ``MatchLines`` makes each when a page reads it. Two lines,
+their terms and their ratings per match were half of a million-match league's view models,
+held to the end of the build and counted again by every process forked after them. No I/O here.
 """
 
 from __future__ import annotations
