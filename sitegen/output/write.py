@@ -403,16 +403,7 @@ class Output:
         journal = self.journal
         path = safe_path(path) if journal is not None else self.claim(path)
         target = self._target(path, replace=False)
-        size = 0
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
-        try:
-            for part in parts:
-                view = memoryview(part)
-                size += len(view)
-                while view:
-                    view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
+        size = _write(target, parts)
         linked = self._link_same_file(path, target, size)
         if journal is not None:
             journal.append((path, size, linked))
@@ -439,7 +430,7 @@ class Output:
         target = self._target(path, replace=replace)
         linked = self._link_same(path, data, target)
         if not linked:
-            _write(target, data)
+            _write(target, (data,))
         return len(data), linked
 
     def record(self, path: str, size: int, linked: bool) -> None:
@@ -476,16 +467,24 @@ class Output:
             os.unlink(target)   # never write through a link into the published site
         return target
 
-    def _link_same_file(self, path: str, target: str, size: int) -> bool:
-        """``_link_same`` for a file already written to ``target``: the published file takes its
-        place where their bytes are the same, compared a block at a time."""
+    def _published_file(self, path: str, size: int) -> str | None:
+        """The published site's file at ``path``, where it is a plain file of ``size`` bytes."""
         if self._published is None:
-            return False
+            return None
         published = f"{self._published}/{path}"
         try:
             st = os.lstat(published)
-            if not stat.S_ISREG(st.st_mode) or st.st_size != size:
-                return False
+        except OSError:         # gone or unreadable
+            return None
+        return published if stat.S_ISREG(st.st_mode) and st.st_size == size else None
+
+    def _link_same_file(self, path: str, target: str, size: int) -> bool:
+        """``_link_same`` for a file already written to ``target``: the published file takes its
+        place where their bytes are the same, compared a block at a time."""
+        published = self._published_file(path, size)
+        if published is None:
+            return False
+        try:
             with open(published, "rb") as old, open(target, "rb") as new:
                 while True:
                     block = old.read(1 << 20)
@@ -503,13 +502,10 @@ class Output:
     def _link_same(self, path: str, data: bytes, target: str) -> bool:
         """Hard-link the published file into the staging folder when its bytes are ``data``: the
         file is not rewritten and keeps its time, which mirrors and servers see as unchanged."""
-        if self._published is None:
+        published = self._published_file(path, len(data))
+        if published is None:
             return False
-        published = f"{self._published}/{path}"
         try:
-            st = os.lstat(published)
-            if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
-                return False
             with open(published, "rb") as fh:
                 if fh.read(len(data) + 1) != data:
                     return False
@@ -567,16 +563,20 @@ class Output:
             self._release()
 
 
-def _write(target: str, data: bytes) -> None:
-    """Create (or truncate) ``target`` and write ``data``, as Path.write_bytes does, without its
-    buffered file object."""
+def _write(target: str, parts: Iterable[bytes]) -> int:
+    """Create (or truncate) ``target`` and write ``parts`` one after the other, as
+    Path.write_bytes writes their bytes, without its buffered file object; the bytes written."""
+    size = 0
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        for part in parts:
+            view = memoryview(part)
+            size += len(view)
+            while view:
+                view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+    return size
 
 
 def safe_path(path: str) -> str:
