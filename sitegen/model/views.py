@@ -144,31 +144,27 @@ class PlayerGame:
     # opponents per game took most of a large build's memory.
     @property
     def opponents(self) -> list[Link]:
-        lines, i = self.match.lines, self.index
-        if not isinstance(lines, list):     # lines read from the columns (model/lines.py): none made
-            players, teams = lines.players_and_teams()
-            team = teams[i]
-            if team is None:
-                return players[:i] + players[i + 1:]
-            return [p for p, t in zip(players, teams) if t != team]
-        team = lines[i].team
+        players, teams = _players_and_teams(self.match.lines)
+        i, team = self.index, teams[self.index]
         if team is None:
-            return [line.player for line in lines[:i]] + [line.player for line in lines[i + 1:]]
-        return [line.player for line in lines if line.team != team]
+            return players[:i] + players[i + 1:]
+        return [p for p, t in zip(players, teams) if t != team]
 
     @property
     def teammates(self) -> list[Link]:
-        lines, i = self.match.lines, self.index
-        if not isinstance(lines, list):
-            players, teams = lines.players_and_teams()
-            team = teams[i]
-            if team is None:
-                return []
-            return [p for j, (p, t) in enumerate(zip(players, teams)) if t == team and j != i]
-        team = lines[i].team
+        players, teams = _players_and_teams(self.match.lines)
+        i, team = self.index, teams[self.index]
         if team is None:
             return []
-        return [line.player for j, line in enumerate(lines) if line.team == team and j != i]
+        return [p for j, (p, t) in enumerate(zip(players, teams)) if t == team and j != i]
+
+
+def _players_and_teams(lines: Sequence[MatchLine]) -> tuple[list[Link], list[int | None]]:
+    """Every line's player and team; where the lines are read from the columns (model/lines.py),
+    without making them (a lobby's 100)."""
+    if isinstance(lines, list):
+        return [line.player for line in lines], [line.team for line in lines]
+    return lines.players_and_teams()        # type: ignore[attr-defined]
 
 
 class Games(Sequence[PlayerGame]):
@@ -337,18 +333,16 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     table = one_event_per_match(rated)
     source = TableLines(rated, table, make) if table is not None else None
     made: Iterable[Made]
-    if table is not None and source is not None:
+    if source is not None:
         # Every event one match: a long history's lines are not held, each is read from the
         # columns when a page asks (scale.lines_held); the others' are made once and held.
-        keys, held = table.keys, scale.lines_held(rated)
+        keys, held = source.table.keys, scale.lines_held(rated)
         made, periods = ((m, source.lines(k) if held else MatchLines(source, k), keys[k], (keys[k],))
                          for k, m in enumerate(rated.league.matches)), False
     else:
         made, periods = event_lines(rated, make)
     views: list[MatchView] = []
-    # A period's games are marked rated or not (_mark_rated): those stay PlayerGame objects.
-    for pv in players.values():
-        pv.games = [] if periods else Games(views)
+    games_of = {name: Games(views) for name in players}
     headline, outcome = system.headline, system.outcome
     has_teams = weighted = False
     for k, (m, lines, event_key, event_matches) in enumerate(made):
@@ -363,11 +357,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         # A line's player, result and team are its match's (model/lines.py): read from the match.
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             p = players[name]
-            games = p.games
-            if periods:
-                games.append(PlayerGame(view, i, len(games) + 1))       # type: ignore[attr-defined]
-            else:
-                games.add(k, i)                                          # type: ignore[attr-defined]
+            games_of[name].add(k, i)
             result = outcome(m, i)
             if result == "win":
                 p.wins += 1
@@ -378,15 +368,17 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             if entry.get("team") is not None:
                 has_teams = True
 
-    for p in players.values():
+    for name, p in players.items():
+        # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
+        p.games = list(games_of[name]) if periods else games_of[name]
         if p.games:
             p.first_played, p.last_played = p.games[0].match.match.played, p.games[-1].match.match.played
     if periods:
         for p in players.values():
             _mark_rated(p)
     # Every game rated: each player's peak and lowest read from the columns where they allow it.
-    elif not (table is not None and source is not None and source.aligned
-              and _table_extremes(table, rated.league.matches, players)):
+    elif not (source is not None and source.aligned
+              and _table_extremes(source.table, rated.league.matches, players)):
         for p in players.values():
             _extremes(p)
 
