@@ -146,8 +146,7 @@ class TableLines:
         self.matches = rated.league.matches
         self.table, self.make = table, make
         # The columns a line reads, bound once: a line is made for every row a page shows.
-        self.before_column, self.after_column, self.player_column = table.before, table.after, table.player
-        self.exact = table.exact_before
+        self.after_column, self.player_column = table.after, table.player
         self.offsets: list[int] = table.offsets.tolist()
         self.link_at = [make.links[name] for name in table.names]
         # The entries live as long as the league's matches, so their ids name them all the while.
@@ -182,7 +181,10 @@ class TableLines:
 
     def after(self, k: int, i: int) -> float:
         """The rating after of line i of match k, as the line holds it."""
-        value = self.after_column[self.row(k, i)]
+        return self._after_at(self.row(k, i))
+
+    def _after_at(self, r: int) -> float:
+        value = self.after_column[r]
         return value.item() if isinstance(value, np.generic) else value
 
     def lines(self, k: int) -> list[MatchLine]:
@@ -193,14 +195,9 @@ class TableLines:
         """Line i of match k, as ``event_lines`` makes it from the match's changes."""
         make = self.make
         m = self.matches[k]
-        rows = self.odd.get(k) if self.odd else None
-        r = self.offsets[k] + i if rows is None else rows[i]
+        r = self.row(k, i)
         entry = m.entries[i]
-        exact = self.exact
-        before = exact[r] if r in exact else self.before_column[r].item()
-        after = self.after_column[r]
-        if isinstance(after, np.generic):
-            after = after.item()
+        before, after = self.table.before_at(r), self._after_at(r)
         terms = RowTerms(self.table, r, k)
         # One text per entry object: validation shares an entry among every player with the
         # same fields (load/validate.py), and describe reads the entry alone.

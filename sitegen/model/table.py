@@ -64,10 +64,7 @@ def ledger_columns(rated: RatedLeague) -> LedgerColumns:
     once the data files' process has it); else from the frame."""
     events = rated.events
     if isinstance(events, EventTable):
-        before = events.before.astype(np.float64)
-        for row, value in events.exact_before.items():     # as _columns_frame writes it
-            before[row] = np.nan if value is None else float(value)
-        return LedgerColumns(events.event_of_rows(), events.player, events.names, before,
+        return LedgerColumns(events.event_of_rows(), events.player, events.names, events.float_befores(),
                              events.after.astype(np.float64))
     frame = ledger_frame(rated)
     codes, names = pd.factorize(frame["player"].astype(object))
@@ -130,9 +127,7 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 def _columns_frame(events: EventTable, terms: Sequence[str]) -> pd.DataFrame:
     """``ledger_frame`` from the rating's columns: the same frame, no Change made."""
     order = events.event_of_rows()
-    before = events.before.astype(np.float64)
-    for row, value in events.exact_before.items():     # a starting rating as given: its float
-        before[row] = np.nan if value is None else float(value)
+    before = events.float_befores()
     after = events.after.astype(np.float64)
     names = np.array(events.names, dtype=object)
     columns: dict[str, Any] = {

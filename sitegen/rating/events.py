@@ -134,6 +134,18 @@ class EventTable(Sequence[RatingEvent]):
             values = [None if v != v else v for v in values]
         return values
 
+    def before_at(self, row: int) -> Any:
+        """``befores`` of one row."""
+        exact = self.exact_before
+        return exact[row] if row in exact else self.before[row].item()
+
+    def float_befores(self) -> np.ndarray:
+        """Every row's rating before as float64, NaN where there was none (the ledger's column)."""
+        before = self.before.astype(np.float64)
+        for row, value in self.exact_before.items():     # a starting rating as given: its float
+            before[row] = np.nan if value is None else float(value)
+        return before
+
     def befores(self, lo: int, hi: int) -> list[Any]:
         values = self.before[lo:hi].tolist()
         rows = self._exact_rows
