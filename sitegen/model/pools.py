@@ -62,9 +62,9 @@ class Pool:
         return self.below + self.above
 
 
-def ledger_key(changes_csv: str | bytes) -> str:
-    """Step 1: the hex SHA-256 of changes.csv's bytes (its text, or the bytes themselves)."""
-    return hashlib.sha256(changes_csv.encode("utf-8") if isinstance(changes_csv, str) else changes_csv).hexdigest()
+def ledger_key(changes_csv: str) -> str:
+    """Step 1: the hex SHA-256 of changes.csv's bytes."""
+    return hashlib.sha256(changes_csv.encode("utf-8")).hexdigest()
 
 
 def player_rng(ledger: str, player: str) -> random.Random:

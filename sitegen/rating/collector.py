@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import gc
 from collections.abc import Callable, Iterator
+from typing import Any
 from contextlib import contextmanager
 
 
@@ -52,7 +53,7 @@ def frozen() -> Iterator[Callable[[], None]]:
             gc.unfreeze()
 
 
-_trim: Callable[[int], int] | None | bool = None
+_trim: Any = None      # glibc's malloc_trim, False where there is none; None until looked up
 
 
 def give_back() -> None:
@@ -63,9 +64,12 @@ def give_back() -> None:
     would count them too."""
     global _trim
     if _trim is None:
-        _trim = getattr(ctypes.CDLL(None), "malloc_trim", False)
+        try:
+            _trim = getattr(ctypes.CDLL(None), "malloc_trim", False)
+        except (OSError, TypeError):    # no C library to open by no name (Windows)
+            _trim = False
     if _trim:
-        _trim(0)      # type: ignore[operator]
+        _trim(0)
 
 
 def freeze_made() -> None:
