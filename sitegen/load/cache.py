@@ -145,7 +145,7 @@ class Cache:
             pass
 
 
-def _league_head(root: Path, league: League) -> hashlib._Hash:
+def league_head(root: Path, league: League) -> hashlib._Hash:
     """A hash started with the league's slug and the bytes of every file its rating reads besides
     its matches: league.toml, players.toml (names and aliases) and pyproject.toml (settings)."""
     h = hashlib.sha256(league.config.slug.encode("utf-8") + b"\0")
@@ -161,13 +161,13 @@ def _league_head(root: Path, league: League) -> hashlib._Hash:
 def league_history(root: Path, league: League) -> tuple[list[str], str]:
     """The league's history as prefix digests, and one sha256 over all of it.
 
-    Entry i covers the league's other inputs (``_league_head``) and matches 0..i in history
+    Entry i covers the league's other inputs (``league_head``) and matches 0..i in history
     order, each by everything the rating reads of it (its repr: id, time, file, position,
     players, entries, extra): kept after a build, so that a later one can tell
     the first match that changed, the first entry that differs. The whole digest keys what is
     computed from every input of the league's ratings (the bootstrap intervals, model/honest.py).
     Both come from one pass: a repr a match is most of the cost."""
-    h = _league_head(root, league)
+    h = league_head(root, league)
     out = []
     for m in league.matches:
         h.update(repr(m).encode("utf-8"))

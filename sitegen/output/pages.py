@@ -28,7 +28,7 @@ from sitegen.model.history import RatedLeague
 from sitegen.model.ledger import LEDGER_KEY
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
-from sitegen.model.views import LeagueView, PlayerView, league_view
+from sitegen.model.views import Games, LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
 from sitegen.output import parallel
@@ -38,6 +38,7 @@ from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
+from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key, site_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -156,7 +157,8 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
             _render_site(site, rated, output, freeze, beside.intervals, beside.content, beside.comparisons,
-                         children, base_url=base_url, provenance=provenance, ledger_keys=ledger_keys)
+                         children, base_url=base_url, provenance=provenance, ledger_keys=ledger_keys,
+                         cache=cache)
     finally:
         for child in children:
             child.close()
@@ -168,10 +170,13 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  intervals: Background, content_pages: Background, comparisons: Background,
                  children: list[Background | Batch], *,
                  base_url: str | None, provenance: Provenance | None,
-                 ledger_keys: Callable[[str], str | None] | None) -> None:
+                 ledger_keys: Callable[[str], str | None] | None, cache: "Cache | None" = None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
+    # With the cache, a match page or player whose inputs are unchanged is linked from the
+    # published site, neither modelled nor rendered again (output/memo.py).
+    memo = PageMemo(cache, output.out, site_key(site, base, prov.repo_url)) if cache is not None else None
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
@@ -211,7 +216,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # renders its pages and writes them itself, so only sizes come back to this process. A
     # page's path is claimed when it is queued (two pages wanting one path is a bug, found
     # here); a player's pages are even modelled in the worker (``player_job``).
-    pending: list[Callable[[], list[tuple[str, str | bytes]]]] = []
+    # A job's file is (path, content), or (path, content, key) for a file kept from build to
+    # build (output/memo.py), whose content is ``Kept`` where the published file was linked.
+    pending: list[Callable[[], list[tuple[Any, ...]]]] = []
 
     class PageError(Exception):
         """A template failed: the problem to report, made where it failed."""
@@ -230,22 +237,32 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         except jinja2.TemplateError as exc:
             raise PageError(template_problem(site.root, exc, name)) from None
 
-    Made = tuple[list[tuple[str, int, bool]], Problem | None]
+    Made = tuple[list[tuple[str, int, bool, Stamp | None]], Problem | None]
 
-    def make(job: Callable[[], list[tuple[str, str | bytes]]]) -> Made:
-        """Run a job and write its files: (path, size, linked) of each, or the problem."""
+    def make(job: Callable[[], list[tuple[Any, ...]]]) -> Made:
+        """Run a job and write its files: (path, size, linked, stamp) of each, or the problem."""
         try:
             files = job()
         except PageError as exc:
             return [], exc.args[0]
-        return [(path, *output.write(path, content)) for path, content in files], None
+        written: list[tuple[str, int, bool, Stamp | None]] = []
+        for path, content, *keyed in files:
+            if isinstance(content, Kept):
+                written.append((path, content.stamp.size, True, content.stamp))
+                continue
+            size, linked = output.write(path, content)
+            stamp = memo.stamp(output, path, keyed[0], size) if keyed and memo is not None else None
+            written.append((path, size, linked, stamp))
+        return written, None
 
     def record(made: Made) -> None:
         written, problem = made
         if problem is not None:
             raise InvalidInput([problem])
-        for path, size, linked in written:
+        for path, size, linked, stamp in written:
             output.record(path, size, linked)
+            if stamp is not None and memo is not None:
+                memo.new[path] = stamp
 
     running: list[Batch] = []       # the batch the workers make while this process goes on
 
@@ -264,7 +281,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             running.append(Batch(len(jobs), lambda i: make(jobs[i])))
             children.append(running[-1])
 
-    def queue(job: Callable[[], list[tuple[str, str | bytes]]]) -> None:
+    def queue(job: Callable[[], list[tuple[Any, ...]]]) -> None:
         pending.append(job)
         if len(pending) >= PAGES_AT_ONCE:
             flush()
@@ -275,12 +292,19 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         own_feed = league_feed(context["league"]) if "league" in context else feed
         return {**common, "root": "../" * path.count("/"), "feed": own_feed, **context, "path": path}
 
-    def page(path: str, name: str, **context_: Any) -> None:
+    def page(path: str, name: str, key: str | None = None, **context_: Any) -> None:
+        """Queue a page; one with a ``key`` is linked from the published site where unchanged."""
         ctx = context(path, **context_)
         sitemap.add(path, name, ctx)
         template(name)
         path = output.claim(path)
-        queue(lambda: [(path, render(name, ctx))])
+        if key is None or memo is None:
+            queue(lambda: [(path, render(name, ctx))])
+        else:
+            def keyed(memo: PageMemo = memo, key: str = key) -> list[tuple[Any, ...]]:
+                kept = memo.keep(output, path, key)
+                return [(path, kept)] if kept is not None else [(path, render(name, ctx), key)]
+            queue(keyed)
 
     recent = sorted(((lv, m) for lv in leagues for m in lv.recent),
                     key=lambda pair: (pair[1].match.played, pair[1].url), reverse=True)[:15]
@@ -316,25 +340,60 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  compact=compact, rows=rows, number=n, pages=page_urls, pager=pager(page_urls, n))
         groups = lv.groups
+        prefixes = memo.league_prefixes(site, lv) if memo is not None else None
+        careers = LeagueCareers(lv)
+        known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
+        at = {id(m): k for k, m in enumerate(lv.matches)} if prefixes is not None else {}
+
+        def shown(group: Any) -> tuple[Any, ...] | None:
+            return None if group is None else (group.url, group.name, group.part, len(group.parts))
+
         for i, group in enumerate(groups):
             source = prov.source(group.matches[0].match)
-            page(f"{group.url}index.html", "match_group.html", league=lv, group=group, decimals=decimals,
-                 compact=compact,
+            prev_group = groups[i - 1] if i else None
+            next_group = groups[i + 1] if i + 1 < len(groups) else None
+            # A page of matches shows them (the prefix at its last one), its neighbours and its file.
+            key = None if prefixes is None else page_key(
+                known, group.url, group.file, group.part, tuple(group.parts), len(group.matches),
+                int(prefixes[max(at[id(m)] for m in group.matches)]), shown(prev_group), shown(next_group),
+                repr(source))
+            page(f"{group.url}index.html", "match_group.html", key=key, league=lv, group=group,
+                 decimals=decimals, compact=compact,
                  source=source, file_url=source.file_url.partition("#")[0],
-                 prev_group=groups[i - 1] if i else None,
-                 next_group=groups[i + 1] if i + 1 < len(groups) else None)
-        careers = LeagueCareers(lv)
+                 prev_group=prev_group, next_group=next_group)
         row_of = {row.player.name: row for row in board.rows}
 
         # The league's parts are bound as defaults: the job runs later, after the loop moved on.
         def player_job(pv: PlayerView, lv: LeagueView = lv, decimals: int = decimals,
                        careers: LeagueCareers = careers, board: Any = board, forecast: Any = forecast,
                        predictor: Any = predictor, compact: bool = compact,
-                       row_of: dict[str, Any] = row_of) -> list[tuple[str, str | bytes]]:
+                       row_of: dict[str, Any] = row_of, prefixes: Any = prefixes,
+                       known: str = known, at: dict[int, int] = at) -> list[tuple[Any, ...]]:
             """A player's page, opponents page (none in a big league) and data file, modelled and
-            rendered together."""
-            career = careers.of(pv)
+            rendered together, or all three kept from the build before where nothing they show changed."""
             data_path = games_data_path(lv, pv)
+            paths = [data_path, f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
+            pool = forecast.pool_of(pv.name)
+            predictions = predictor.against_nearest(pv.name) if predictor else []
+            key = None
+            if prefixes is not None and memo is not None:
+                standing = row_of[pv.name]
+                games = pv.games
+                # The history up to their last game's event holds every game and change they show.
+                if isinstance(games, Games):
+                    last = int(prefixes[games.at[-1]]) if len(games) else 0
+                else:
+                    last = int(prefixes[at[id(games[-1].match)]]) if games else 0
+                key = page_key(known, paths, pv.name, pv.aliases, pv.platform, pv.region, pv.rank,
+                               pv.rating, sorted(pv.extra.items()), repr(pv.tier), pv.peak, pv.lowest,
+                               pv.first_played, pv.last_played, len(games), pv.wins, pv.draws, pv.losses,
+                               last, standing.rank, standing.games, standing.provisional, standing.active,
+                               repr(standing.movement), standing.spread, standing.centre,
+                               standing.interval, standing.sure_rank, repr(pool), repr(predictions))
+                kept = memo.keep_all(output, paths, key)
+                if kept is not None:
+                    return [(path, k) for path, k in zip(paths, kept)]
+            career = careers.of(pv)
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name],
                           compact=compact)
@@ -344,15 +403,16 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            chart_preview=Markup(preview.history(
                                [(g.match.match.played, g.after) for g in pv.games if g.rated],
                                compact)),
-                           pool=forecast.pool_of(pv.name), predictor=predictor,
-                           predictions=predictor.against_nearest(pv.name) if predictor else [])
+                           pool=pool, predictor=predictor, predictions=predictions)
             if compact:     # every opponent in the data file, not on a page of their own
-                return [(data_path, games_data(lv, pv, decimals, career.rivals, careers)),
-                        (home["path"], render("player.html", home))]
-            opponents = context(f"{pv.url}opponents/index.html", **shared)
-            return [(data_path, games_data(lv, pv, decimals)),
-                    (home["path"], render("player.html", home)),
-                    (opponents["path"], render("player_opponents.html", opponents))]
+                files = [(data_path, games_data(lv, pv, decimals, career.rivals, careers)),
+                         (home["path"], render("player.html", home))]
+            else:
+                opponents = context(f"{pv.url}opponents/index.html", **shared)
+                files = [(data_path, games_data(lv, pv, decimals)),
+                         (home["path"], render("player.html", home)),
+                         (opponents["path"], render("player_opponents.html", opponents))]
+            return files if key is None else [(path, content, key) for path, content in files]
 
         template("player.html")
         pages_of_player = [("index.html", "player.html")]
@@ -383,6 +443,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     page("404.html", "404.html", root=urlsplit(base).path if base else "/")
     flush()
     settle()
+    if memo is not None:
+        memo.save()
     try:
         output.settle(search.result())
     except SearchIndexError as exc:

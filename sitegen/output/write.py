@@ -433,6 +433,29 @@ class Output:
             _write(target, (data,))
         return len(data), linked
 
+    def keep(self, path: str, size: int, mtime_ns: int, inode: int) -> bool:
+        """Link the published file in place of a claimed one, where it is still the file a build
+        wrote (the same size, time and inode: output/memo.py keeps what the page would be)."""
+        published = self._published_file(path, size)
+        if published is None:
+            return False
+        try:
+            st = os.lstat(published)
+            if st.st_mtime_ns != mtime_ns or st.st_ino != inode:
+                return False
+            os.link(published, self._target(path, replace=False), follow_symlinks=False)
+        except OSError:         # gone, or a file system without hard links: made again
+            return False
+        return True
+
+    def unkeep(self, path: str) -> None:
+        """Undo ``keep`` (a page of several files is kept whole or made again whole)."""
+        os.unlink(self.staged(path))
+
+    def staged(self, path: str) -> str:
+        """Where a claimed file is in the staging folder."""
+        return f"{self._stage()}/{path}"
+
     def record(self, path: str, size: int, linked: bool) -> None:
         self.sizes[path] = size
         self.linked += linked

@@ -1,0 +1,181 @@
+"""Pages kept from the last build: a page whose inputs are all unchanged is linked from the
+published site instead of being modelled and rendered again.
+
+A match page (a file's page of matches) and a player's files (page, opponents page, data file)
+each have a key, a SHA-256 of everything they show:
+
+- the site's key: sitegen's code and templates, every input file but the match files
+  (settings, players.toml, every league.toml, content/, the site's templates), the base URL;
+- the league's key: the values every player page of the league shows (how many players are
+  ranked and active, the board's rules, every player's address, what the careers share);
+- the page's own values. What a page shows of its matches is covered by one number, the
+  history's *prefix identity* at its last match: a sum, in 64-bit arithmetic, of every match's
+  identity (load/blocks.py) up to there, each mixed with its position. The ratings of a match
+  follow from the matches before it (and, in a league rated by periods, from the rest of its
+  period, so the prefix runs to the period's end), so equal prefixes mean equal rows. A player
+  page adds its player's standing row, pool and predictions, which move with the league.
+
+After each build the cache (load/cache.py) keeps, for its output folder, every keyed file's key
+and the identity of the file written (size, modification time and inode, which a hard link keeps).
+The next build links a file only where its key is the same and the published file is still
+that file: anything else (a file edited or replaced since, another output folder, no cache) is
+made again, so the output is byte for byte a cold build's. tests/test_incremental.py holds
+the two equal after appended, edited and removed matches in every system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sitegen.load.blocks import match_identities
+from sitegen.load.cache import Cache, code_digest, digest
+
+if TYPE_CHECKING:
+    from sitegen.load.checked import Site
+    from sitegen.model.views import LeagueView
+    from sitegen.output.write import Output
+
+# SplitMix64's constants: each identity mixed with its position before the sum, so that two
+# matches swapped give another prefix.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A keyed file as the build left it."""
+
+    key: str
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A file's content where the published file was linked unchanged."""
+
+    stamp: Stamp
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * _M1
+        x = (x ^ (x >> np.uint64(27))) * _M2
+        return x ^ (x >> np.uint64(31))
+
+
+def prefix_identities(ids: np.ndarray, event_end: np.ndarray) -> np.ndarray:
+    """For every match, the identity of the history up to the end of its rating event."""
+    with np.errstate(over="ignore"):
+        mixed = _mix(ids + (np.arange(len(ids), dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
+    return np.cumsum(mixed, dtype=np.uint64)[event_end] if len(ids) else mixed
+
+
+def event_ends(lv: LeagueView) -> np.ndarray:
+    """Each match's position's last match of its rating event (itself, unless rated by periods)."""
+    ends = np.arange(len(lv.matches), dtype=np.int64)
+    if any(len(m.event_matches) > 1 for m in lv.matches):
+        at = {m.match.id: k for k, m in enumerate(lv.matches)}
+        for k, m in enumerate(lv.matches):
+            if len(m.event_matches) > 1:
+                ends[k] = max(at.get(i, k) for i in m.event_matches)
+    return ends
+
+
+def _tree_digest(h: Any, folder: Path, root: Path, skip: Iterable[Path] = ()) -> None:
+    skipped = set(skip)
+    if not folder.is_dir():
+        return
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and f not in skipped:
+            h.update(f.relative_to(root).as_posix().encode("utf-8") + b"\0")
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+
+
+def site_key(site: Site, base: str, repo_url: str) -> str:
+    """Everything a kept page may show that is neither a match nor the league's standings."""
+    root = site.root
+    h = hashlib.sha256(code_digest().encode("ascii") + b"\0" + base.encode("utf-8") + b"\0"
+                       + repo_url.encode("utf-8") + b"\0")
+    for rel in ("pyproject.toml", "matches/players.toml"):
+        path = root / rel
+        h.update(rel.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"\0absent"))
+    for league in site.leagues:
+        path = root / league.config.file
+        h.update(league.config.file.encode("utf-8") + b"\0" + (path.read_bytes() if path.is_file() else b""))
+    _tree_digest(h, root / "content", root)
+    _tree_digest(h, root / "templates", root)
+    return h.hexdigest()
+
+
+def league_key(site_key: str, lv: LeagueView, board: Any, careers: Any, compact: bool) -> str:
+    """What every player page of a league shows of the league as a whole."""
+    facts = (lv.url, lv.integer, lv.has_outcomes, lv.has_teams, lv.places, lv.standing_terms, compact,
+             len(lv.leaderboard), len(board.active), board.active_since, board.provisional_rule,
+             repr(board.interval), board.interval_kind,
+             careers.duels, careers.outcome_labels, careers.ranks_by_place)
+    h = hashlib.sha256(site_key.encode("ascii") + repr(facts).encode("utf-8"))
+    for name, pv in sorted(lv.players.items()):
+        h.update(f"\0{name}\0{pv.url}".encode("utf-8"))
+    return h.hexdigest()
+
+
+class PageMemo:
+    """The keyed files of the build before (``old``) and of this one (``new``, stored by ``save``)."""
+
+    def __init__(self, cache: Cache | None, out: Path, site_key: str) -> None:
+        self.cache, self.site_key = cache, site_key
+        self.slot = digest(str(out.resolve()))
+        old = cache.get("pages", self.slot) if cache is not None else None
+        valid = isinstance(old, tuple) and len(old) == 2 and old[0] == site_key and isinstance(old[1], dict)
+        self.old: dict[str, Stamp] = old[1] if valid and old is not None else {}
+        self.new: dict[str, Stamp] = {}
+        self.prefixes: dict[str, np.ndarray | None] = {}
+
+    def league_prefixes(self, site: Site, lv: LeagueView) -> np.ndarray | None:
+        """The league's prefix identities (None: its pages are not kept this time)."""
+        slug = lv.config.slug
+        if slug not in self.prefixes:
+            ids = match_identities(site.root, lv.rated.league, self.cache) if self.cache is not None else None
+            self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(lv))
+        return self.prefixes[slug]
+
+    def keep(self, output: Output, path: str, key: str) -> Kept | None:
+        """The published file linked in place of ``path``'s, where it is what ``key`` makes."""
+        stamp = self.old.get(path)
+        if stamp is None or stamp.key != key:
+            return None
+        return Kept(stamp) if output.keep(path, stamp.size, stamp.mtime_ns, stamp.inode) else None
+
+    def keep_all(self, output: Output, paths: Sequence[str], key: str) -> list[Kept] | None:
+        """Every one of a page's files kept, or none (then all are made again)."""
+        if any(self.old.get(p) is None or self.old[p].key != key for p in paths):
+            return None
+        kept = [self.keep(output, p, key) for p in paths]
+        if all(k is not None for k in kept):
+            return [k for k in kept if k is not None]
+        for path, k in zip(paths, kept):
+            if k is not None:
+                output.unkeep(path)
+        return None
+
+    def stamp(self, output: Output, path: str, key: str, size: int) -> Stamp:
+        st = os.stat(output.staged(path))
+        return Stamp(key, size, st.st_mtime_ns, st.st_ino)
+
+    def save(self) -> None:
+        if self.cache is not None:
+            self.cache.put("pages", self.slot, (self.site_key, self.new))
+
+
+def page_key(*parts: Any) -> str:
+    """A key from values whose repr says all a page shows of them."""
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
