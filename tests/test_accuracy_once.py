@@ -9,6 +9,7 @@ import pytest
 
 import sitegen.model.ledger as ledger_module
 import sitegen.model.pools as pools_module
+import sitegen.model.table as table_module
 from sitegen.commands.build import build
 from sitegen.output import parallel
 from sitegen.rating.elo import Elo
@@ -55,14 +56,15 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     counting(monkeypatch, Placement, "predictor_states", calls)
     counting(monkeypatch, Elo, "predictor_states", calls)
     counting(monkeypatch, pools_module, "_draw_pools", calls)
-    counting(monkeypatch, ledger_module, "ledger_key", calls)
-    counting(monkeypatch, ledger_module, "_hashed", calls)
+    counting(monkeypatch, pools_module, "table_csv_rows", calls)
+    counting(monkeypatch, ledger_module, "changes_columns", calls)
+    counting(monkeypatch, table_module, "changes_columns", calls)
     build(site, tmp_path / "second")
-    # Predictions and states once a league; the elo league draws its pools once; changes.csv is
-    # hashed as each league writes it (_hashed, part by part), and the pages' pools reuse that
-    # hash: no ledger_key of a whole changes.csv.
+    # Predictions and states once a league; the elo league draws its pools once, seeded by its
+    # standings rows formatted once; changes.csv is formatted by the data files alone, once a
+    # league (the pools' seeds never read it).
     assert calls == Counter(pair_forecast_arrays=1, pair_forecasts=1, predictor_states=2, _draw_pools=1,
-                            _hashed=2)
+                            table_csv_rows=1, changes_columns=2)
     first = {p.relative_to(tmp_path / "first"): p.read_bytes() for p in (tmp_path / "first").rglob("*") if p.is_file()}
     second = {p.relative_to(tmp_path / "second"): p.read_bytes() for p in (tmp_path / "second").rglob("*")
               if p.is_file()}

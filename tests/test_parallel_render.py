@@ -77,33 +77,6 @@ def test_a_background_job_gives_its_result_or_its_error(monkeypatch, cores):
         parallel.Background(_fails).result()
 
 
-def _tells_then_works(tell, gate):
-    tell("first", os.getpid())
-    # The parent hears "first" while the job still runs: it waits here for the parent's word.
-    gate.wait(30)
-    tell("second", [1, 2])
-    return "done"
-
-
-@pytest.mark.parametrize("cores", [1, 2])
-def test_a_background_job_tells_values_before_it_ends(monkeypatch, cores):
-    import multiprocessing
-    monkeypatch.setattr(parallel, "cores", lambda: cores)
-    gate = multiprocessing.get_context("fork").Event()
-    if cores == 1:
-        gate.set()          # in this process the job runs whole when first asked
-    job = parallel.Background(lambda tell: _tells_then_works(tell, gate), telling=True)
-    ran_in = job.told("first")
-    assert (ran_in != os.getpid()) == (cores == 2)
-    gate.set()
-    assert job.told("second") == [1, 2]
-    assert job.told("never") is None             # the job ended without telling it
-    assert job.result() == "done"
-    failing = parallel.Background(lambda tell: _fails(), telling=True)
-    with pytest.raises(ValueError, match="the job's own error"):
-        failing.told("anything")
-
-
 def test_the_data_files_written_in_the_background_are_those_written_at_home(tmp_path, monkeypatch):
     root = site_copy(tmp_path)
     monkeypatch.setattr(parallel, "cores", lambda: 1)

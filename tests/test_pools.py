@@ -2,14 +2,17 @@
 
 Pools: the properties the contract promises (every member within the deviation on its
 side, each side min(pool_size // 2, candidates), the pick one of the pool, never the
-player), the demo's draw reproduced from changes.csv by the documented recipe, and the
-same bytes from two builds in processes with different hash seeds. Next groupings:
-groups of three by region and rating, the remainder last.
+player), each player's draw seeded by their own standings row (another player's row
+leaves it alone), the demo's draw reproduced from a build's standings.csv by the
+documented recipe, and the same bytes from two builds in processes with different hash
+seeds. Next groupings: groups of three by region and rating, the remainder last.
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import os
 import random
@@ -26,21 +29,24 @@ from hypothesis import strategies as st
 from sitegen.load.config import LeagueConfig, PlayerInfo, Roster
 from sitegen.model.groupings import next_groupings
 from sitegen.model.history import RatedLeague, rank
-from sitegen.model.pools import opponent_pools
+from sitegen.model.pools import Pool, opponent_pools
+from sitegen.model.table import standings_columns, table_csv
 from sitegen.rating.base import Standing
 from sitegen.rating.elo import Elo
 from sitegen.load.validate import League
-from helpers import REPO, elo_match, league_data, league_toml, problems_of, read_csv, rows_of, write_files
+from helpers import REPO, day, elo_match, league_data, league_toml, problems_of, read_csv, rows_of, write_files
 
 DEMO = REPO / "matches"
 
 
-def synthetic(ratings: dict[str, float], system_name: str = "elo", **params) -> RatedLeague:
-    """A rated league with the given final ratings and nothing else."""
+def synthetic(ratings: dict[str, float], system_name: str = "elo", *, slug: str = "l",
+              games: dict[str, int] | None = None, **params) -> RatedLeague:
+    """A rated league with the given final ratings (and games, 1 unless given) and nothing else."""
     system = Elo(**params)
-    config = LeagueConfig(slug="l", name="L", system_name=system_name, system=system, params=params,
+    config = LeagueConfig(slug=slug, name="L", system_name=system_name, system=system, params=params,
                           explicit=frozenset())
-    standings = [Standing(name, rating, 1, {"rd": 50.0, "volatility": 0.06}) for name, rating in ratings.items()]
+    standings = [Standing(name, rating, (games or {}).get(name, 1), {"rd": 50.0, "volatility": 0.06})
+                 for name, rating in ratings.items()]
     return RatedLeague(League(config, ()), (), rank(standings))
 
 
@@ -53,10 +59,10 @@ ratings = st.one_of(st.integers(1400, 1700).map(float), st.floats(1300, 1800, al
 
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(names, ratings, max_size=40), st.integers(1, 300), st.integers(2, 40),
-       st.text(max_size=8))
-def test_every_pool_member_is_within_the_deviation_on_its_side(board, deviation, size, ledger):
-    rated = synthetic(board, pool_deviation=deviation, pool_size=size)
-    pools = opponent_pools(rated, ledger)
+       st.text(min_size=1, max_size=8))
+def test_every_pool_member_is_within_the_deviation_on_its_side(board, deviation, size, slug):
+    rated = synthetic(board, slug=slug, pool_deviation=deviation, pool_size=size)
+    pools = opponent_pools(rated)
     assert [p.player for p in pools] == [r.standing.player for r in rated.standings]
     order = {r.standing.player: i for i, r in enumerate(rated.standings)}
     for pool in pools:
@@ -77,33 +83,86 @@ def test_every_pool_member_is_within_the_deviation_on_its_side(board, deviation,
         assert (pool.pick is None) == (not members)
         assert pool.pick is None or pool.pick in pool.members
         assert all(o.rating == board[o.name] for o in pool.members)
-    assert opponent_pools(rated, ledger) == pools, "the same input draws the same pools"
+    again = synthetic(board, slug=slug, pool_deviation=deviation, pool_size=size)
+    assert opponent_pools(again) == pools, "the same input draws the same pools"
 
 
-def test_a_different_ledger_draws_different_pools():
+def pools_by_player(rated: RatedLeague) -> dict[str, Pool]:
+    return {p.player: p for p in opponent_pools(rated)}
+
+
+def candidates(rated: RatedLeague, player: str, deviation: float) -> tuple[list, list]:
+    board = [(r.standing.player, r.standing.rating) for r in rated.standings]
+    mine = dict(board)[player]
+    return ([q for q in board if q[0] != player and mine - deviation <= q[1] <= mine],
+            [q for q in board if mine < q[1] <= mine + deviation])
+
+
+def standings_rows(rated: RatedLeague) -> dict[str, str]:
+    lines = table_csv(standings_columns(rated)).splitlines()[1:]     # no name holds a line break here
+    return {r.standing.player: line for r, line in zip(rated.standings, lines)}
+
+
+def test_a_pool_is_drawn_again_when_its_players_own_row_changes_and_only_then():
+    # 40 players 10 points apart: with pool_deviation 100 each has up to 10 candidates a side,
+    # of which pool_size 6 draws 3, so another seed draws another pool.
+    board = {f"P{i:02d}": 1500.0 + 10 * i for i in range(40)}
+    params = {"pool_deviation": 100, "pool_size": 6}
+    base = synthetic(board, **params)
+    pools = pools_by_player(base)
+
+    # P20's games change: their row alone changes (no rating, rank or candidate does).
+    played = synthetic(board, games={"P20": 7}, **params)
+    assert [p for p, row in standings_rows(played).items() if row != standings_rows(base)[p]] == ["P20"]
+    again = pools_by_player(played)
+    assert again["P20"] != pools["P20"]
+    assert again["P20"].below != pools["P20"].below or again["P20"].above != pools["P20"].above
+    assert {p: q for p, q in again.items() if p != "P20"} == {p: q for p, q in pools.items() if p != "P20"}
+
+    # The bottom player gains 5 points (still last): only players within reach of their old or
+    # new rating have other candidates; every other pool, far above, is drawn as it was.
+    moved = synthetic({**board, "P00": 1505.0}, **params)
+    after = pools_by_player(moved)
+    rows_before, rows_after = standings_rows(base), standings_rows(moved)
+    untouched = [p for p in board if rows_before[p] == rows_after[p]
+                 and candidates(base, p, 100) == candidates(moved, p, 100)]
+    assert untouched == [p for p in board if board[p] > 1505.0 + 100]      # P11 .. P39
+    assert all(after[p] == pools[p] for p in untouched)
+    assert after["P00"] != pools["P00"]
+
+
+def test_another_league_draws_other_pools():
     board = {f"P{i:02d}": 1500.0 + i for i in range(60)}
-    rated = synthetic(board)
-    assert opponent_pools(rated, "a" * 64) != opponent_pools(rated, "b" * 64)
+    assert opponent_pools(synthetic(board, slug="a")) != opponent_pools(synthetic(board, slug="b"))
 
 
 def test_pool_size_odd_rounds_down_and_a_lone_player_has_an_empty_pool():
     board = {"Ana": 1500.0, "Bo": 1490.0, "Cy": 1480.0, "Dee": 1510.0, "Eve": 1520.0, "Far": 2000.0}
-    pools = {p.player: p for p in opponent_pools(synthetic(board, pool_size=3), "x")}
+    pools = pools_by_player(synthetic(board, pool_size=3))
     assert (len(pools["Ana"].below), len(pools["Ana"].above)) == (1, 1)
     assert pools["Far"].members == () and pools["Far"].pick is None
 
 
 # --- pools: the demo, reproduced from its data files ----------------------------------------
 
-def auditor_pools(changes_csv: str, standings: list[dict[str, str]], deviation: float, size: int) -> list[tuple]:
-    """The README's recipe, from the data files alone."""
-    ledger = hashlib.sha256(changes_csv.encode("utf-8")).hexdigest()
-    board = [(r["player"], float(r["rating"])) for r in standings]       # standings order
-    rows = []
-    for name, r in board:
-        rng = random.Random(int.from_bytes(hashlib.sha256(f"{ledger}\n{name}".encode("utf-8")).digest(), "big"))
-        below = [(q, x) for q, x in board if q != name and r - deviation <= x <= r]
-        above = [(q, x) for q, x in board if r < x <= r + deviation]
+def row_text(row: list[str]) -> str:
+    """A row of standings.csv as the file holds it, without its line end (quoted as csv writes it)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(row)
+    return out.getvalue()[:-1]
+
+
+def auditor_pools(slug: str, standings_csv: str, deviation: float, size: int) -> list[tuple]:
+    """The recipe of docs/auditors, from standings.csv alone."""
+    header, *rows = csv.reader(io.StringIO(standings_csv, newline=""))
+    assert header[:3] == ["rank", "player", "rating"]
+    board = [(row[1], float(row[2]), row_text(row)) for row in rows]       # standings order
+    out = []
+    for name, r, text in board:
+        seed = int.from_bytes(hashlib.sha256(f"{slug}\n{name}\n{text}".encode("utf-8")).digest(), "big")
+        rng = random.Random(seed)
+        below = [(q, x) for q, x, _ in board if q != name and r - deviation <= x <= r]
+        above = [(q, x) for q, x, _ in board if r < x <= r + deviation]
         chosen = []
         for side in (below, above):
             positions = list(range(len(side)))
@@ -113,28 +172,46 @@ def auditor_pools(changes_csv: str, standings: list[dict[str, str]], deviation: 
                 positions[i], positions[j] = positions[j], positions[i]
             chosen.append([side[i] for i in sorted(positions[:k])])
         pool = chosen[0] + chosen[1]
-        rows += [(name, q, "below", f"{x:.6f}") for q, x in chosen[0]]
-        rows += [(name, q, "above", f"{x:.6f}") for q, x in chosen[1]]
+        out += [(name, q, "below", f"{x:.6f}") for q, x in chosen[0]]
+        out += [(name, q, "above", f"{x:.6f}") for q, x in chosen[1]]
         if pool:
             q, x = pool[int(rng.random() * len(pool))]
-            rows.append((name, q, "pick", f"{x:.6f}"))
-    return rows
+            out.append((name, q, "pick", f"{x:.6f}"))
+    return out
+
+
+def build_in_process_with_hash_seed(root: Path, out: Path, seed: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONHASHSEED=seed)
+    done = subprocess.run([sys.executable, "-m", "sitegen", "build", "--root", str(root), "--out", str(out)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture(scope="module")
-def ranked_battle(tmp_path_factory) -> dict[str, str]:
+def demo_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("demo") / "site"
     shutil.copytree(DEMO / "ranked-battle", root / "matches" / "ranked-battle")
     shutil.copy(DEMO / "players.toml", root / "matches" / "players.toml")
-    return league_data(root, "ranked-battle")
+    return root
 
 
-def test_the_demo_pools_reproduce_from_changes_and_standings(ranked_battle):
-    data = ranked_battle
+@pytest.fixture(scope="module")
+def built(demo_site, tmp_path_factory) -> Path:
+    """The demo's ranked-battle league built by ``sitegen build`` (hash seed 0)."""
+    out = tmp_path_factory.mktemp("built") / "out"
+    build_in_process_with_hash_seed(demo_site, out, "0")
+    return out
+
+
+def test_the_demo_pools_reproduce_from_the_built_standings(built):
+    data = {name: (built / "data" / "ranked-battle" / name).read_text(encoding="utf-8")
+            for name in ("standings.csv", "pools.csv", "pools.json")}
     assert data["pools.csv"].splitlines()[0] == "player,opponent,side,opponent_rating"
     rows = [tuple(r.values()) for r in rows_of(data, "pools")]
-    expected = auditor_pools(data["changes.csv"], rows_of(data, "standings"), 100, 30)
-    assert rows == expected
+    # No demo name is quoted: each row's text is simply its line of the file.
+    lines = data["standings.csv"].split("\n")[1:-1]
+    assert [row_text(list(r.values())) for r in rows_of(data, "standings")] == lines
+    assert rows == auditor_pools("ranked-battle", data["standings.csv"], 100, 30)
     players = [r["player"] for r in rows_of(data, "standings")]
     picks = [r for r in rows if r[2] == "pick"]
     assert len(picks) >= len(players) - 2, "nearly every demo player has someone within 100 points"
@@ -149,30 +226,34 @@ def test_the_demo_pools_follow_its_params(tmp_path):
     toml.write_text(toml.read_text(encoding="utf-8") + "pool_deviation = 40\npool_size = 5\n", encoding="utf-8")
     data = league_data(root, "ranked-battle")
     rows = [tuple(r.values()) for r in rows_of(data, "pools")]
-    assert rows == auditor_pools(data["changes.csv"], rows_of(data, "standings"), 40, 5)
+    assert rows == auditor_pools("ranked-battle", data["standings.csv"], 40, 5)
     for player in {r[0] for r in rows}:
         assert sum(1 for r in rows if r[0] == player and r[2] == "below") <= 2
 
 
-def build_in_process_with_hash_seed(root: Path, out: Path, seed: str) -> None:
-    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONHASHSEED=seed)
-    done = subprocess.run([sys.executable, "-m", "sitegen", "build", "--root", str(root), "--out", str(out)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+def test_pools_of_quoted_names_reproduce_from_their_quoted_rows(tmp_path):
+    # A comma, a quote and a line break: standings.csv quotes those names, and the seeds hash
+    # the rows as quoted.
+    names = ["Ann, Jr.", 'Bo "B" Bear', "Cy\nDi", "Dee"]
+    toml_names = [n.replace('"', '\\"').replace("\n", "\\n") for n in names]
+    matches = "".join(elo_match(day(i), toml_names[i % 4], 1, toml_names[(i + 1) % 4], 0) for i in range(12))
+    root = write_files(tmp_path / "site", {"matches/l/league.toml": league_toml("elo", params="pool_size = 2"),
+                                           "matches/l/m.toml": matches})
+    data = league_data(root, "l")
+    assert '"Cy\nDi"' in data["standings.csv"]
+    assert {r["player"] for r in rows_of(data, "standings")} == set(names)
+    rows = [tuple(r.values()) for r in rows_of(data, "pools")]
+    assert rows == auditor_pools("l", data["standings.csv"], 100, 2)
 
 
-def test_pools_are_byte_identical_across_builds_and_hash_seeds(tmp_path):
-    root = tmp_path / "site"
-    shutil.copytree(DEMO / "ranked-battle", root / "matches" / "ranked-battle")
-    shutil.copy(DEMO / "players.toml", root / "matches" / "players.toml")
-    build_in_process_with_hash_seed(root, tmp_path / "a", "0")
-    build_in_process_with_hash_seed(root, tmp_path / "b", "4242")
+def test_pools_are_byte_identical_across_builds_and_hash_seeds(demo_site, built, tmp_path):
+    build_in_process_with_hash_seed(demo_site, tmp_path / "b", "4242")
     for name in ("pools.csv", "pools.json", "accuracy.csv"):
-        a = (tmp_path / "a" / "data" / "ranked-battle" / name).read_bytes()
+        a = (built / "data" / "ranked-battle" / name).read_bytes()
         assert a == (tmp_path / "b" / "data" / "ranked-battle" / name).read_bytes(), name
-    first = read_csv((tmp_path / "a" / "data" / "ranked-battle" / "pools.csv").read_text(encoding="utf-8"))[0]
+    first = read_csv((built / "data" / "ranked-battle" / "pools.csv").read_text(encoding="utf-8"))[0]
     page = Path("leagues/ranked-battle/players")
-    pages = sorted((tmp_path / "a" / page).glob("*/index.html"))
+    pages = sorted((built / page).glob("*/index.html"))
     assert pages and all(p.read_bytes() == (tmp_path / "b" / page / p.parent.name / "index.html").read_bytes()
                          for p in pages)
     texts = [p.read_text(encoding="utf-8") for p in pages]

@@ -12,7 +12,6 @@ byte for byte what a build without it writes.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,11 +87,9 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output,
-               tell: Callable[[str, object], None] = lambda name, value: None) -> None:
-    """Add every league's data/<league>/ files (model/ledger.py); ``tell`` hears each league's
-    ledger hash (the seed of its opponent pools) as soon as its changes.csv is written."""
-    from sitegen.model.ledger import LEDGER_KEY, league_files
+def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output) -> None:
+    """Add every league's data/<league>/ files (model/ledger.py)."""
+    from sitegen.model.ledger import league_files
     for league in rated:
         slug = league.league.config.slug
         for name, content in league_files(league, prov, roster):
@@ -100,8 +97,6 @@ def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
                 output.add(f"data/{slug}/{name}", content)
             else:
                 output.add_parts(f"data/{slug}/{name}", content)     # written as it is formatted
-            if name == "changes.csv":
-                tell(slug, league.cache[LEDGER_KEY])
 
 
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
@@ -156,12 +151,10 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 progress.writing_data()
                 output.staging()
                 # The data files are written by a process of their own while this one renders
-                # the pages: they need nothing the pages make. It tells each league's ledger
-                # hash as soon as it has it (the pools' seed: formatting changes.csv again here
-                # would cost a million-match league seconds); what else it works out on the
-                # way (the scores) the pages work out again, at less cost than waiting.
-                data = Background(lambda tell: output.journaled(
-                    lambda: data_files(rated, prov, site.roster, output, tell)), telling=True)
+                # the pages: they need nothing the pages make. What it works out on the way
+                # (the scores, the pools) the pages work out again, at less cost than waiting.
+                data = Background(lambda: output.journaled(
+                    lambda: data_files(rated, prov, site.roster, output)))
                 # The frames are the data files' process's now: this one reads the ratings
                 # from the columns (table.ledger_columns), and the page workers it forks
                 # do not carry a million-match league's 200 MB frame.
@@ -170,7 +163,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                         release_ledger_frame(league)
                 shown = progress.rendering(output)      # on a terminal, it counts the files
                 render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
-                            ledger_keys=data.told, beside=beside)
+                            beside=beside)
                 shown.settle(data.result())
                 progress.moving(len(output.sizes), out)
                 output.commit()

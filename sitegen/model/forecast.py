@@ -15,7 +15,6 @@ from sitegen.model.accuracy import Accuracy, CalibrationBin, accuracy, predicts
 from sitegen.model.baselines import PLAIN_K, Comparison, Model, default_params
 from sitegen.model.tune import Sweep
 from sitegen.load.config import Roster
-from sitegen.model.ledger import ledger
 from sitegen.model.groupings import next_groupings
 from sitegen.model.views import LeagueView, Link
 from sitegen.model.pools import Pool, opponent_pools, pool_params
@@ -177,7 +176,7 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
     pools: dict[str, PoolView] = {}
     if "pools" in system.ledger_tables:
         params = pool_params(system)
-        for pool in opponent_pools(rated, ledger(rated)):
+        for pool in opponent_pools(rated):
             pools[pool.player] = _pool_view(pool, links, float(params.pool_deviation), int(params.pool_size))
     matchups: list[Matchup] = []
     if "next" in system.ledger_tables:

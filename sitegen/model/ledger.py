@@ -10,10 +10,9 @@ ratings as integers, an empty field where a value does not exist.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -24,7 +23,7 @@ from sitegen.model.baselines import accuracy_table
 from sitegen.load.config import Roster
 from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
-from sitegen.model.pools import ledger_key, pools_table
+from sitegen.model.pools import pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
@@ -32,7 +31,7 @@ from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, change
                                  matches_columns, parquet_frames, standings_columns, table_csv, table_csv_parts,
                                  table_json, to_parquet)
 
-__all__ = ["fmt_float", "iso", "ledger_terms", "league_files", "ledger", "to_csv", "to_json"]
+__all__ = ["fmt_float", "iso", "ledger_terms", "league_files", "to_csv", "to_json"]
 
 Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
 
@@ -99,31 +98,6 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
-LEDGER_KEY = "ledger-key"       # RatedLeague.cache key: the hash, once changes.csv is written
-
-
-def ledger(rated: RatedLeague) -> str:
-    """The hex SHA-256 of the league's changes.csv: the seed of its opponent pools (pools.py).
-
-    Taken when league_files writes changes.csv; written out again only if it has not been.
-    """
-    key = rated.cache.get(LEDGER_KEY)
-    if key is None:
-        key = rated.cache[LEDGER_KEY] = ledger_key(table_csv(changes_columns(rated)))
-    return key
-
-
-def _hashed(rated: RatedLeague, parts: Iterator[bytes], done: Callable[[str], object]) -> Iterator[bytes]:
-    """changes.csv's ``parts`` as they come; their SHA-256 (``ledger_key`` of the whole) is the
-    league's ledger hash once the last has passed: ``done`` hears it and the cache holds it."""
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part)
-        yield part
-    rated.cache[LEDGER_KEY] = key = digest.hexdigest()
-    done(key)
-
-
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
                  roster: Roster | None = None) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
     """(file name, content) for data/<league>/, one file at a time to keep memory flat: text,
@@ -135,21 +109,13 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
     """
     own = rated.league.config.system.ledger_tables     # the system's own files
-    key: list[str] = []          # the ledger's hash, taken as changes.csv is written
     # standings, changes and matches are written by column from the ledger frame (table.py),
     # the same bytes as the row tables above, and as Parquet beside them.
     matches = matches_columns(rated, provenance)
     columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
     for name, make_columns in columns:
         table = make_columns(rated)
-        parts = table_csv_parts(table)
-        if name == "changes":       # hashed as it is written, unless the pages' pools did it first
-            known = rated.cache.get(LEDGER_KEY)
-            if known is None:
-                parts = _hashed(rated, parts, key.append)
-            else:
-                key.append(known)
-        yield f"{name}.csv", parts
+        yield f"{name}.csv", table_csv_parts(table)
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
             yield f"{name}.json", table_json(table)
     # A big league leaves out the per-match ones (scale.py).
@@ -162,7 +128,7 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     if predicts(rated):
         tables.append(("accuracy", accuracy_table))
     if "pools" in own:
-        tables.append(("pools", lambda r: pools_table(r, key[0])))
+        tables.append(("pools", pools_table))
     if "next" in own:
         tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:

@@ -9,13 +9,15 @@ For every rated player p with final rating R, in standings order:
 - then one opponent, the ``pick``, is drawn at random from the pool (none when the
   pool is empty).
 
-The draws are reproducible by anyone holding the league's changes.csv:
+The draws are reproducible by anyone holding the league's standings.csv:
 
-1. ``ledger`` = the SHA-256 of changes.csv exactly as the build wrote it, in hex.
+1. A player's ``row`` is their row of standings.csv exactly as the build wrote it (rank,
+   player, rating, ...), without its line end.
 2. Each player's generator is Python's ``random.Random(seed)`` (the Mersenne Twister,
    seeded by an int; its ``random()`` stream is the one thing the random module
    guarantees across Python versions), with seed = the SHA-256 of the UTF-8 text
-   ``ledger + "\\n" + player`` read as a big-endian integer.
+   ``slug + "\\n" + player + "\\n" + row`` read as a big-endian integer, ``slug`` the
+   league's (its folder: data/<slug>/).
 3. Candidates are listed in standings order (rating descending, then name by code
    point). A side's k draws are the first k steps of a Fisher-Yates shuffle of its
    list: for i = 0 .. k-1, j = i + floor(random() * (n - i)), swap items i and j.
@@ -25,6 +27,10 @@ The draws are reproducible by anyone holding the league's changes.csv:
    floor(random() * pool size), the generator's next number.
 
 Python's ``hash()`` is never used, so no PYTHONHASHSEED, process or machine changes a draw.
+A player's draws depend on their own row and their candidates alone: a new match redraws the
+pools of the players whose row or candidates it changes, not every pool of the league, so the
+other player pages stay as they were (the row holds the rank: a player passed by another is
+drawn again).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sitegen.model.history import RatedLeague
+from sitegen.model.table import standings_columns, table_csv_rows
 from sitegen.rating.protocol import PoolParams, System
 
 HEADER = ("player", "opponent", "side", "opponent_rating")
@@ -62,14 +69,9 @@ class Pool:
         return self.below + self.above
 
 
-def ledger_key(changes_csv: str) -> str:
-    """Step 1: the hex SHA-256 of changes.csv's bytes."""
-    return hashlib.sha256(changes_csv.encode("utf-8")).hexdigest()
-
-
-def player_rng(ledger: str, player: str) -> random.Random:
-    """Step 2: the player's own generator, from the ledger and the name alone."""
-    digest = hashlib.sha256(f"{ledger}\n{player}".encode("utf-8")).digest()
+def player_rng(slug: str, player: str, row: str) -> random.Random:
+    """Step 2: the player's own generator, from the league, the name and their standings row alone."""
+    digest = hashlib.sha256(f"{slug}\n{player}\n{row}".encode("utf-8")).digest()
     return random.Random(int.from_bytes(digest, "big"))
 
 
@@ -92,24 +94,29 @@ def pool_params(system: System) -> PoolParams:
     return system
 
 
-def opponent_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
-    """Every rated player's pool, in standings order; ``ledger`` from ``ledger_key``.
+POOLS = "pools"       # RatedLeague.cache key
 
-    Drawn once per league and ledger (pools.csv and the player pages both show them) and kept
-    in ``rated.cache``: callers must not modify the list.
+
+def opponent_pools(rated: RatedLeague) -> list[Pool]:
+    """Every rated player's pool, in standings order.
+
+    Drawn once per league (pools.csv and the player pages both show them) and kept in
+    ``rated.cache``: callers must not modify the list.
     """
-    key = ("pools", ledger)
-    cached = rated.cache.get(key)
+    cached = rated.cache.get(POOLS)
     if cached is None:
-        cached = rated.cache[key] = _draw_pools(rated, ledger)
+        cached = rated.cache[POOLS] = _draw_pools(rated)
     return cached
 
 
-def _draw_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
+def _draw_pools(rated: RatedLeague) -> list[Pool]:
     system = pool_params(rated.league.config.system)
     deviation = float(system.pool_deviation)
     per_side = int(system.pool_size) // 2
     board = [Opponent(r.standing.player, float(r.standing.rating)) for r in rated.standings]
+    # Step 1: each player's standings.csv row, as the data files write it (in standings order).
+    rows = table_csv_rows(standings_columns(rated))
+    slug = rated.league.config.slug
     # Standings order is rating descending: negated ratings ascend, for bisect.
     keys = [-o.rating for o in board]
     pools = []
@@ -121,7 +128,7 @@ def _draw_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
         below = board[lo:index] + board[index + 1:hi]      # lo <= index < hi: all but me
         top = bisect.bisect_left(keys, -(r + deviation))
         above = board[top:lo]
-        rng = player_rng(ledger, me.name)
+        rng = player_rng(slug, me.name, rows[index])
         # Positions are drawn, then sorted: each side's drawn players in standings order.
         chosen_below = tuple(below[i] for i in sorted(draw(rng, range(len(below)), min(per_side, len(below)))))
         chosen_above = tuple(above[i] for i in sorted(draw(rng, range(len(above)), min(per_side, len(above)))))
@@ -131,10 +138,10 @@ def _draw_pools(rated: RatedLeague, ledger: str) -> list[Pool]:
     return pools
 
 
-def pools_table(rated: RatedLeague, ledger: str) -> tuple[tuple[str, ...], list[tuple]]:
+def pools_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
     """Per player: the below rows, the above rows (each in standings order), then the pick."""
     rows: list[tuple] = []
-    for pool in opponent_pools(rated, ledger):
+    for pool in opponent_pools(rated):
         for side, members in (("below", pool.below), ("above", pool.above)):
             rows.extend((pool.player, o.name, side, o.rating) for o in members)
         if pool.pick is not None:

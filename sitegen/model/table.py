@@ -337,6 +337,20 @@ def table_csv_parts(table: ColumnTable) -> Iterator[bytes]:
         yield buf.getvalue().encode("utf-8")
 
 
+def table_csv_rows(table: ColumnTable) -> list[str]:
+    """Each row of ``table_csv`` after the header, without its line end: the same text, row by
+    row (one writer per row: a quoted cell may hold a line break, so the whole is not split)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    lines = []
+    for row in zip(*(_csv_cells(c) for c in table.columns)):
+        buf.seek(0)
+        buf.truncate()
+        writer.writerow(row)
+        lines.append(buf.getvalue()[:-1])
+    return lines
+
+
 def table_json(table: ColumnTable) -> str:
     """The table as ledger.to_json writes it: json.dumps(objects, indent=1), one level deeper
     inside the list. Each object is one %-template filled with its row's JSON cells."""

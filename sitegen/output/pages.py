@@ -25,7 +25,6 @@ from sitegen.output.gamesdata import games_data, games_data_path
 from sitegen.model.forecast import accuracy_page, league_forecast
 from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
-from sitegen.model.ledger import LEDGER_KEY
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
 from sitegen.model.views import Games, LeagueView, PlayerView, league_view
@@ -139,12 +138,9 @@ class Beside:
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
-                cache: "Cache | None" = None, ledger_keys: Callable[[str], str | None] | None = None,
-                beside: Beside | None = None) -> None:
-    """``ledger_keys(slug)``, when given, is the league's ledger hash as the process writing
-    the data files worked it out (build.data_files), so the pools here need not format
-    changes.csv again to seed them. ``beside`` holds the jobs the build started early; the
-    caller closes it. Without it, they start here and are closed here."""
+                cache: "Cache | None" = None, beside: Beside | None = None) -> None:
+    """``beside`` holds the jobs the build started early; the caller closes it. Without it,
+    they start here and are closed here."""
     own = beside is None
     if beside is None:
         beside = Beside(site)
@@ -157,8 +153,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
             _render_site(site, rated, output, freeze, beside.intervals, beside.content, beside.comparisons,
-                         children, base_url=base_url, provenance=provenance, ledger_keys=ledger_keys,
-                         cache=cache)
+                         children, base_url=base_url, provenance=provenance, cache=cache)
     finally:
         for child in children:
             child.close()
@@ -170,7 +165,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  intervals: Background, content_pages: Background, comparisons: Background,
                  children: list[Background | Batch], *,
                  base_url: str | None, provenance: Provenance | None,
-                 ledger_keys: Callable[[str], str | None] | None, cache: "Cache | None" = None) -> None:
+                 cache: "Cache | None" = None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
@@ -313,10 +308,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         decimals = 0 if lv.integer else 1
         board = build_board(lv, settings.board_for(lv.config.slug), bootstrap_of)
         comparison = comparisons.result()[lv.config.slug]
-        if ledger_keys is not None and "pools" in lv.rated.league.config.system.ledger_tables:
-            key = ledger_keys(lv.config.slug)
-            if key is not None:
-                lv.rated.cache.setdefault(LEDGER_KEY, key)
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
         compact = is_big(lv.rated)      # a big league's output is smaller (model/scale.py)

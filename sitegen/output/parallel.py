@@ -101,25 +101,13 @@ class Batch(_Forked):
 
 class Background(_Forked):
     """A job run in a forked process while this one goes on; ``result()`` waits for it.
-    Where no second core or fork is to be had, the job runs at ``result()``.
+    Where no second core or fork is to be had, the job runs at ``result()``."""
 
-    A ``telling`` job is called with ``tell(name, value)``: what it tells on the way reaches
-    ``told(name)`` at once, before the job ends (a league's ledger hash, as soon as its
-    changes.csv is written, while the job goes on with the other files)."""
-
-    def __init__(self, job: Callable[..., Any], *, telling: bool = False) -> None:
-        self._told: dict[str, Any] = {}
-        self._reader: Any = None
-        run: Callable[[], Any] = job
-        if telling:
-            run = lambda: job(self._told.__setitem__)       # noqa: E731 (in this process)
-        self._job: Callable[[], Any] | None = run
+    def __init__(self, job: Callable[[], Any]) -> None:
+        self._job: Callable[[], Any] | None = job
         self._result: Any = None
         if cores() >= 2 and _can_fork():
-            if telling:
-                self._reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
-                run = lambda: job(lambda name, value: writer.send((name, value)))     # noqa: E731
-            self._async = self._fork(1, lambda _: run()).apply_async(_run, (0,))
+            self._async = self._fork(1, lambda _: job()).apply_async(_run, (0,))
 
     @property
     def forked(self) -> bool:
@@ -132,21 +120,3 @@ class Background(_Forked):
             self._result = self._wait() if self._pool is not None else self._job()
             self._job = None
         return self._result
-
-    def told(self, name: str) -> Any:
-        """What the job told as ``name``, waiting until it does; None if it ended without."""
-        while name not in self._told:
-            if self._reader is None or self._pool is None:
-                self.result()           # run here, or done: everything told is in
-                break
-            if self._reader.poll(0.05):
-                key, value = self._reader.recv()
-                self._told[key] = value
-            elif self._async.ready():
-                while self._reader.poll():
-                    key, value = self._reader.recv()
-                    self._told[key] = value
-                if name not in self._told:
-                    self.result()       # raises the job's failure, if it failed
-                break
-        return self._told.get(name)
