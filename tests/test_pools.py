@@ -165,12 +165,12 @@ def auditor_pools(slug: str, standings_csv: str, deviation: float, size: int) ->
         above = [(q, x) for q, x, _ in board if r < x <= r + deviation]
         chosen = []
         for side in (below, above):
-            positions = list(range(len(side)))
+            positions = sorted(range(len(side)), key=lambda i: side[i][0])     # drawn by name
             k = min(size // 2, len(side))
             for i in range(k):
                 j = i + int(rng.random() * (len(side) - i))
                 positions[i], positions[j] = positions[j], positions[i]
-            chosen.append([side[i] for i in sorted(positions[:k])])
+            chosen.append([side[i] for i in sorted(positions[:k])])        # shown in standings order
         pool = chosen[0] + chosen[1]
         out += [(name, q, "below", f"{x:.6f}") for q, x in chosen[0]]
         out += [(name, q, "above", f"{x:.6f}") for q, x in chosen[1]]

@@ -18,10 +18,11 @@ The draws are reproducible by anyone holding the league's standings.csv:
    guarantees across Python versions), with seed = the SHA-256 of the UTF-8 text
    ``slug + "\\n" + player + "\\n" + row`` read as a big-endian integer, ``slug`` the
    league's (its folder: data/<slug>/).
-3. Candidates are listed in standings order (rating descending, then name by code
-   point). A side's k draws are the first k steps of a Fisher-Yates shuffle of its
-   list: for i = 0 .. k-1, j = i + floor(random() * (n - i)), swap items i and j.
-   The below side is drawn first, then the above side, from the same generator.
+3. Each side's candidates are listed by name (code point order), so that a rating moving
+   inside a player's window leaves their draws alone. A side's k draws are the first k
+   steps of a Fisher-Yates shuffle of its list: for i = 0 .. k-1,
+   j = i + floor(random() * (n - i)), swap items i and j. The below side is drawn first,
+   then the above side, from the same generator.
 4. The pool is the drawn below players, then the drawn above players, each in
    standings order (the order of the rows); the pick is the pool's item at
    floor(random() * pool size), the generator's next number.
@@ -40,6 +41,8 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from sitegen.model.history import RatedLeague
 from sitegen.model.table import standings_columns, table_csv_rows
@@ -77,13 +80,17 @@ def player_rng(slug: str, player: str, row: str) -> random.Random:
 
 def draw(rng: random.Random, items: Sequence, k: int) -> list:
     """Step 3: k items by the first k steps of a Fisher-Yates shuffle, from random() only
-    (random.sample's algorithm may change between Python versions; random() may not)."""
-    items = list(items)
+    (random.sample's algorithm may change between Python versions; random() may not).
+    Only the swapped places are held: a side may have thousands of candidates, k is 15."""
     n = len(items)
+    moved: dict[int, int] = {}
+    out = []
     for i in range(k):
         j = i + int(rng.random() * (n - i))
-        items[i], items[j] = items[j], items[i]
-    return items[:k]
+        at_i, at_j = moved.get(i, i), moved.get(j, j)
+        moved[i], moved[j] = at_j, at_i
+        out.append(items[at_j])
+    return out
 
 
 def pool_params(system: System) -> PoolParams:
@@ -119,23 +126,31 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
     slug = rated.league.config.slug
     # Standings order is rating descending: negated ratings ascend, for bisect.
     keys = [-o.rating for o in board]
+    # Each player's place by name: a side is drawn from in that order (step 3).
+    by_name = np.empty(len(board), dtype=np.int64)
+    by_name[sorted(range(len(board)), key=lambda i: board[i].name)] = np.arange(len(board))
     pools = []
     for index, me in enumerate(board):
         r = me.rating
         # below: -R <= -R_q <= -(R - dev); above: -(R + dev) <= -R_q < -R
         lo = bisect.bisect_left(keys, -r)
         hi = bisect.bisect_right(keys, -(r - deviation))
-        below = board[lo:index] + board[index + 1:hi]      # lo <= index < hi: all but me
+        below = np.r_[lo:index, index + 1:hi]      # standings places; lo <= index < hi: all but me
         top = bisect.bisect_left(keys, -(r + deviation))
-        above = board[top:lo]
+        above = np.arange(top, lo)
         rng = player_rng(slug, me.name, rows[index])
-        # Positions are drawn, then sorted: each side's drawn players in standings order.
-        chosen_below = tuple(below[i] for i in sorted(draw(rng, range(len(below)), min(per_side, len(below)))))
-        chosen_above = tuple(above[i] for i in sorted(draw(rng, range(len(above)), min(per_side, len(above)))))
+        # Drawn from each side by name, then shown in standings order.
+        chosen_below = tuple(board[i] for i in sorted(draw(rng, _by_name(below, by_name), min(per_side, len(below)))))
+        chosen_above = tuple(board[i] for i in sorted(draw(rng, _by_name(above, by_name), min(per_side, len(above)))))
         pool = chosen_below + chosen_above
         pick = pool[int(rng.random() * len(pool))] if pool else None
         pools.append(Pool(me.name, r, chosen_below, chosen_above, pick))
     return pools
+
+
+def _by_name(places: np.ndarray, by_name: np.ndarray) -> list[int]:
+    """Standings places listed in their players' name order."""
+    return places[np.argsort(by_name[places], kind="stable")].tolist()
 
 
 def pools_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
