@@ -2,7 +2,9 @@
 
 - the grouping rule on hand-made intervals (Chatbot Arena's: 1 + the number of players
   whose lower bound is above this player's upper bound);
-- the bootstrap is the same on every build of the same input, and changes with the input;
+- the bootstrap is the same on every build of the same input; its Poisson weights are the
+  definition's (``python_weight``), have Poisson(1)'s mean and variance, and a match appended to
+  a league changes no earlier weight and no interval but its players';
 - every interval holds the rating it belongs to;
 - the batched placement replay equals the engine's Placement.rate on the same resample.
 """
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +25,8 @@ from sitegen.commands.build import build, check, rate
 from sitegen.model.history import rate_league
 from sitegen.rating.placement import placement_replays
 from sitegen.model.honest import (
-    bootstrap, grouped_ranks, percentile_interval, python_resamples, resamples, seed_of,
+    POISSON_CDF, bootstrap, grouped_ranks, league_key, percentile_interval, python_resamples, python_weight,
+    resamples,
 )
 from sitegen.model.views import league_view
 
@@ -95,28 +100,88 @@ def test_board_rows_carry_interval_and_grouped_rank():
             assert r.interval[0] <= r.player.rating <= r.interval[1]
 
 
-def test_seed_follows_the_input():
-    rated = {r.league.config.slug: r for r in rate(check(FIXTURE))}["duel"]
-    matches = rated.league.matches
-    seed = seed_of("duel", matches)
-    assert seed == seed_of("duel", tuple(matches))
-    assert seed != seed_of("duel2", matches)
-    assert seed != seed_of("duel", matches[:-1])
+def test_key_follows_the_slug_only():
+    assert league_key("duel") == league_key("duel") != league_key("duel2")
+    # The definition's arithmetic, by hand: SHA-256 of the slug, its first 8 bytes big-endian.
+    assert league_key("") == 0xE3B0C44298FC1C14
     draws = [d.tolist() for d in resamples(10, 3, 7)]
     assert draws == [d.tolist() for d in resamples(10, 3, 7)] != [d.tolist() for d in resamples(10, 3, 8)]
-    assert all(d == sorted(d) and len(d) == 10 for d in draws)
+    assert all(d == sorted(d) and set(d) <= set(range(10)) for d in draws)
+
+
+def test_weight_by_hand():
+    # SplitMix64's first output from seed 0 is 0xE220A8397B1DCDAF (its reference sequence): the
+    # weight of (r, i) = (0, 0) under key 0 is the inverse CDF of its top 53 bits.
+    u = (0xE220A8397B1DCDAF >> 11) / 2 ** 53
+    assert python_weight(0, 0, 0) == next(k for k, c in enumerate(POISSON_CDF) if u < c)
+    # Resample 1 counts on from 2**40, so its first weight is output number 2**40 of the stream.
+    assert python_weight(5, 1, 0) == python_weight(5, 0, 2 ** 40)
+    assert POISSON_CDF[0] == pytest.approx(0.36787944117144233, abs=0) and POISSON_CDF[-1] == 1.0
+    assert list(POISSON_CDF) == sorted(set(POISSON_CDF)) and len(POISSON_CDF) == 18
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 300), st.integers(0, 4), st.one_of(st.integers(0, 2 ** 32 + 5), st.integers(0, 2 ** 64 - 1)))
-def test_resamples_are_the_draws_of_python_random(n, count, seed):
-    # numpy's generator, started from Python's state for the seed, draws the same numbers:
-    # the intervals of every league stay what they were.
-    assert [d.tolist() for d in resamples(n, count, seed)] == python_resamples(n, count, seed)
+def test_resamples_are_the_weights_of_the_definition(n, count, key):
+    # numpy's uint64 arithmetic wraps as the definition masks: the same weights.
+    assert [d.tolist() for d in resamples(n, count, key)] == python_resamples(n, count, key)
 
 
-def test_resamples_of_a_big_league_are_the_draws_of_python_random():
-    assert [d.tolist() for d in resamples(100_000, 2, 2 ** 63 + 12345)] == python_resamples(100_000, 2, 2 ** 63 + 12345)
+def test_resamples_of_a_big_league_are_the_weights_of_the_definition():
+    key = 2 ** 64 - 12345
+    assert [d.tolist() for d in resamples(100_000, 2, key)] == python_resamples(100_000, 2, key)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 200), st.integers(1, 50), st.integers(1, 4), st.integers(0, 2 ** 64 - 1))
+def test_an_appended_match_changes_no_earlier_weight(n, more, count, key):
+    before, after = resamples(n, count, key), resamples(n + more, count, key)
+    for old, new in zip(before, after, strict=True):
+        # Every earlier position as many times as before; the new ones only after them.
+        assert new[:len(old)].tolist() == old.tolist() and (new[len(old):] >= n).all()
+
+
+def test_weights_have_the_mean_and_variance_of_poisson_1():
+    # 400 resamples of 5,000 matches: 2 million weights under a fixed key (the same every run).
+    w = np.concatenate([np.bincount(d, minlength=5000) for d in resamples(5000, 400, league_key("duel"))])
+    assert w.mean() == pytest.approx(1.0, abs=0.005) and w.var() == pytest.approx(1.0, abs=0.01)
+    assert (w == 0).mean() == pytest.approx(np.exp(-1), abs=0.003)     # ~63% of matches in a resample
+    assert w.max() < len(POISSON_CDF)
+
+
+def _league_files(system: str, rounds: int) -> list[str]:
+    """``rounds`` matches of a small league, a day apart, among six players."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    out = []
+    for i in range(rounds):
+        a, b, c = names[i % 6], names[(i * 5 + 1) % 6], names[(i + 2) % 6]
+        if system == "elo":
+            fields = [(a, f"score = {i % 2}"), (b, f"score = {1 - i % 2}")]
+        elif system == "lunaro":
+            fields = [(a, f"goals = {i % 4}, ping = 30"), (b, f"goals = {i % 3}, ping = 40")]
+        else:
+            fields = [(a, "place = 2"), (b, "place = 1"), (c, "place = 3")]
+        entries = ", ".join(f'{{ name = "{name}", {rest} }}' for name, rest in fields)
+        out.append(f"[[match]]\nplayed = 2024-{1 + i // 28:02d}-{1 + i % 28:02d}\nplayers = [{entries}]\n")
+    return out
+
+
+@pytest.mark.parametrize("system", ["elo", "lunaro", "placement"])
+def test_an_appended_match_changes_only_its_players_intervals(make_site, system):
+    from helpers import league_toml
+    lines = _league_files(system, 41)
+    intervals, last = [], None
+    for count in (40, 41):
+        root = make_site({"matches/x/league.toml": league_toml(system), "matches/x/m.toml": "\n".join(lines[:count])})
+        rated = {r.league.config.slug: r for r in rate(check(root))}["x"]
+        intervals.append(bootstrap(rated))
+        last = rated.league.matches[-1]
+    before, after = intervals
+    assert last is not None and set(after) == set(before) | set(last.players)
+    changed = {p for p in before if before[p] != after[p]}
+    # The new match's players get new ratings in the resamples that play it, so new intervals.
+    assert changed == set(last.players) & set(before)
+    assert set(before) - changed
 
 
 def test_percentile_interval_is_widened_to_the_rating():
@@ -142,7 +207,9 @@ def test_batched_placement_replay_equals_the_engine(make_site, params):
     rated = {r.league.config.slug: r for r in rate(check(root))}["r"]
     system = rated.league.config.system
     matches = rated.league.matches
-    draws = resamples(len(matches), 4, 99)
+    # Resamples of different lengths, and an empty one: the shorter are padded by a match of nobody.
+    draws = [*resamples(len(matches), 4, 99), np.array([], dtype=np.int64)]
+    assert len({len(d) for d in draws}) > 2
     batched = placement_replays(system, matches, draws)
     for b, idx in enumerate(draws):
         replayed = rate_league(replace(rated.league, matches=tuple(matches[i] for i in idx)))

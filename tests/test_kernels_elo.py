@@ -239,9 +239,11 @@ def lunaro_leagues(draw: st.DrawFn) -> tuple[Lunaro, list[Match]]:
 
 
 def draws_of(data: st.DataObject, n: int) -> list[list[int]]:
-    """A few resamples as honest.py draws them: n positions with replacement, sorted."""
+    """A few resamples as honest.py draws them: each position 0..n-1 any number of times (none
+    at all included), in order, so resamples differ in length and one may be empty."""
     count = data.draw(st.integers(1, 6))
-    return [sorted(data.draw(st.lists(st.integers(0, n - 1), min_size=n, max_size=n))) for _ in range(count)]
+    return [[i for i, w in enumerate(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+             for _ in range(w)] for _ in range(count)]
 
 
 def one_by_one(system: Any, oracle: Any, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict:

@@ -6,21 +6,26 @@ number of players *significantly* better, those whose interval lies wholly above
 theirs (the other's lower bound above this one's upper bound).
 
 The interval comes from the system where it has one (Glicko-2: rating ± 2 RD) and
-from a bootstrap of the league's matches for the others (elo, lunaro, placement):
-the matches are resampled with replacement, each resample replayed in history order
-with the league's own system, and each player's 2.5th and 97.5th percentiles taken.
-Arena's rating is a mean of game ratings, not a replayed history: it has neither.
+from a bootstrap of the league's matches for the others (elo, lunaro, placement),
+each player's 2.5th and 97.5th percentiles over the resamples, each resample replayed
+in history order with the league's own system. Arena's rating is a mean of game
+ratings, not a replayed history: it has neither.
 
-The resamples are drawn from a seed derived from the league's input (its slug, and
-every match's id, time and players), so the same input always gives the same page.
+The bootstrap is Poisson's (Hanley & MacGibbon 2006; Chamandy et al. 2012, "Estimating
+uncertainty for massive data streams"): in resample r the match at position i is played
+w(r, i) times in a row, w ~ Poisson(1), rather than n matches drawn with replacement. w is a
+pure function of the league's slug, r and i (``python_weight``), not of the other matches
+nor of their number, so the same input always gives the same page, and a match appended
+to a league leaves the draws of every earlier match as they were: only the players of the
+new match get new ratings in the resamples, and so new intervals.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Context, Decimal
 from typing import cast
 from pathlib import Path
 
@@ -28,7 +33,7 @@ import numpy as np
 
 from sitegen.load.cache import Cache, league_history
 from sitegen.model.history import RatedLeague
-from sitegen.rating.base import Match, RatingDiverged
+from sitegen.rating.base import RatingDiverged
 
 # Resamples per league: the 2.5th and 97.5th percentiles fall between the 2nd and 3rd values
 # from either end, coarse but stable enough to group ranks. Measured on the demo site (four
@@ -39,47 +44,81 @@ LOW_PCT, HIGH_PCT = 2.5, 97.5
 
 Interval = tuple[float, float]
 
-
-def seed_of(slug: str, matches: Sequence[Match]) -> int:
-    """A seed that changes with the league's input and with nothing else (not the clock)."""
-    h = hashlib.sha256(slug.encode("utf-8"))
-    for m in matches:
-        h.update(b"\x00" + m.id.encode("utf-8") + b"\x00" + m.played.isoformat().encode("ascii"))
-        for p in m.players:
-            h.update(b"\x01" + p.encode("utf-8"))
-    return int.from_bytes(h.digest()[:8], "big")
+# SplitMix64 (Steele, Lea & Flood 2014): its increment and the two multipliers of its mix.
+GAMMA = 0x9E3779B97F4A7C15
+MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+MASK = (1 << 64) - 1
+# Resample r counts from r * 2**40: distinct (r, i) are distinct counters below 2**40 matches.
+ROW_SHIFT = 40
 
 
-def resamples(n: int, count: int, seed: int) -> list[Sequence[int]]:
-    """``count`` lists of n match positions drawn with replacement, each sorted so that a
-    resample is replayed in history order (a drawn twice match is played twice in a row).
+def _poisson_cdf() -> tuple[float, ...]:
+    """P(w <= k) for Poisson(1), k = 0..17: the double nearest e^-1 (1/0! + ... + 1/k!), worked
+    out in 50 digits so every platform has the same table; the last is 1, the tail beyond 17
+    (P(w > 17) = 6e-17, below what 53 bits of u can tell apart) counted as 17."""
+    ctx = Context(prec=50)
+    term = total = ctx.exp(Decimal(-1))
+    out = [float(total)]
+    for k in range(1, 17):
+        term = ctx.divide(term, k)
+        total = ctx.add(total, term)
+        out.append(float(total))
+    return (*out, 1.0)
 
-    The draws are ``int(random.Random(seed).random() * n)``, n per resample, one resample after
-    the other; random.Random with an integer seed and ``random()`` are the same on every Python
-    version, so the draws are too. They are drawn by numpy's Mersenne Twister started from
-    Python's own state for the seed: its ``random_sample`` makes each double from two outputs
-    exactly as ``random()`` does, so the numbers are the same, without a Python call for each
-    of the million draws of a big league (``python_resamples`` is the definition, the tests
-    hold the two equal).
+
+POISSON_CDF = _poisson_cdf()
+
+
+def league_key(slug: str) -> int:
+    """The league's 64-bit key: the first 8 bytes of the SHA-256 of its slug (UTF-8), big-endian.
+    Only the slug: the matches' draws must not move when another match is added."""
+    return int.from_bytes(hashlib.sha256(slug.encode("utf-8")).digest()[:8], "big")
+
+
+def python_weight(key: int, r: int, i: int) -> int:
+    """How many times resample r plays the match at history position i: the definition.
+
+    All arithmetic mod 2**64: z = key + (r * 2**40 + i + 1) * GAMMA (the SplitMix64 output number
+    r * 2**40 + i of the stream seeded with key), mixed as SplitMix64 mixes; u = (z >> 11) / 2**53,
+    uniform in [0, 1); w = the smallest k with u < POISSON_CDF[k] (inverse CDF of Poisson(1))."""
+    z = (key + ((r << ROW_SHIFT) + i + 1) * GAMMA) & MASK
+    z = ((z ^ (z >> 30)) * MIX1) & MASK
+    z = ((z ^ (z >> 27)) * MIX2) & MASK
+    z ^= z >> 31
+    return bisect_right(POISSON_CDF, (z >> 11) / 2 ** 53)
+
+
+def python_resamples(n: int, count: int, key: int) -> list[list[int]]:
+    """``resamples`` one weight at a time: what it must equal."""
+    return [[i for i in range(n) for _ in range(python_weight(key, r, i))] for r in range(count)]
+
+
+def resamples(n: int, count: int, key: int) -> list[Sequence[int]]:
+    """``count`` resamples of n matches, each the positions 0..n-1 in history order with position
+    i repeated ``python_weight(key, r, i)`` times (a match drawn twice is played twice in a row).
+
+    The same weights in numpy's uint64 arithmetic, which wraps mod 2**64 as the definition masks;
+    one resample at a time, so the temporaries stay a few arrays of n (8 MB each at a million
+    matches). About n positions a resample, as many as a draw with replacement gave.
     """
-    rng = np.random.RandomState()
-    state = random.Random(seed).getstate()[1]          # 624 words and the position
-    rng.set_state(("MT19937", np.array(state[:624], dtype=np.uint32), state[624], 0, 0.0))
-    # One resample at a time into the one array (the stream is the same drawn in one call or
-    # row by row): the float draws, their product and the ints of every resample at once came
-    # to three times the array's 640 MB at a million matches.
-    draws = np.empty((count, n), dtype=np.int64)
-    for row in draws:
-        row[:] = rng.random_sample(n) * n       # int() of a positive: its floor, as astype truncates
-        row.sort()
-    # Rows of one array, not lists of Python ints: 8 bytes a draw, not 40 (3 GB at 1M matches).
-    return cast(list[Sequence[int]], list(draws))      # each row indexes as a sequence of ints
-
-
-def python_resamples(n: int, count: int, seed: int) -> list[list[int]]:
-    """``resamples`` one ``random()`` at a time: what it must equal."""
-    rng = random.Random(seed)
-    return [sorted(int(rng.random() * n) for _ in range(n)) for _ in range(count)]
+    cdf = np.array(POISSON_CDF)
+    positions = np.arange(n, dtype=np.int64)
+    # key + (i + 1) * GAMMA for every i; a resample adds its (r * 2**40) * GAMMA.
+    base = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(GAMMA) + np.uint64(key)
+    s30, s27, s31, s11 = (np.uint64(s) for s in (30, 27, 31, 11))
+    out: list[Sequence[int]] = []
+    for r in range(count):
+        z = base + np.uint64(((r << ROW_SHIFT) * GAMMA) & MASK)
+        z ^= z >> s30
+        z *= np.uint64(MIX1)
+        z ^= z >> s27
+        z *= np.uint64(MIX2)
+        z ^= z >> s31
+        u = (z >> s11).astype(np.float64) * 2.0 ** -53         # exact: below 2**53
+        w = np.searchsorted(cdf, u, side="right")
+        # Rows of int64 arrays, not lists of Python ints: 8 bytes a position, not 40.
+        out.append(cast(Sequence[int], np.repeat(positions, w)))
+    return out
 
 
 def percentile_interval(values: Sequence[float], rating: float) -> Interval:
@@ -100,7 +139,7 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
     if not system.bootstraps or not league.matches:
         return {}
     matches = league.matches
-    draws = resamples(len(matches), count, seed_of(league.config.slug, matches))
+    draws = resamples(len(matches), count, league_key(league.config.slug))
     # A system may replay every resample at once (placement's arrays); else one by one.
     fast = system.resampled_ratings(matches, draws)
     if fast is not None:

@@ -317,16 +317,20 @@ def placement_replays(system: Placement, matches: Sequence[Match],
     pid = {n: i for i, n in enumerate(names)}
     pad = len(names)                       # a column no player owns: the padding's
     width = max(len(m.players) for m in matches)
-    who = np.full((len(matches), width), pad)
-    score = np.zeros((len(matches), width))
-    size = np.array([len(m.players) for m in matches])
+    # One more match, of padding only: a resample shorter than the longest plays it to the end
+    # (resamples differ in length), which changes no rating. Its size 2 divides nothing by 0.
+    who = np.full((len(matches) + 1, width), pad)
+    score = np.zeros((len(matches) + 1, width))
+    size = np.array([len(m.players) for m in matches] + [2])
     for i, m in enumerate(matches):
         who[i, :len(m.players)] = [pid[p] for p in m.players]
         # S depends on the places alone: the engine's own formula, ratings aside.
         score[i, :len(m.players)] = placement_terms(np.zeros(len(m.players)),
                                                     np.array([e["place"] for e in m.entries]))[1]
-    order = np.asarray(draws)
-    count = len(order)
+    count = len(draws)
+    order = np.full((count, max((len(d) for d in draws), default=0)), len(matches))
+    for row, d in zip(order, draws):
+        row[:len(d)] = d
     start = np.full(pad + 1, float(system.initial))
     for name, r in system.starts.items():
         if name in pid:
