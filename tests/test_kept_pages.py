@@ -1,0 +1,162 @@
+"""Pages kept from build to build (output/memo.py): a match page or a player's files whose inputs
+did not change are linked from the published site, not modelled again, and the output is still
+byte for byte a cold build's, in every system and after every kind of edit."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sitegen.commands.build import build
+from sitegen.load.blocks import file_identities
+from sitegen.load.cache import FOLDER
+from sitegen.model.career import LeagueCareers
+from sitegen.output.memo import prefix_identities
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_incremental import assert_same_as_cold, files_of  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
+LEAGUES = ("arena", "duel", "ladder", "royale", "wvw")      # every system: arena, lunaro, elo, placement, glicko2
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))
+    return root
+
+
+def last_file(site: Path, league: str) -> Path:
+    return sorted(p for p in (site / "matches" / league).rglob("*.toml") if p.name != "league.toml")[-1]
+
+
+def append_copy(site: Path, league: str) -> None:
+    """The league's last match again, later than every match, at the end of its last file."""
+    path = last_file(site, league)
+    text = path.read_text(encoding="utf-8")
+    block = text[text.rindex("[[match]]"):]
+    block = re.sub(r"(?m)^id = .*\n", "", block)
+    block = re.sub(r"(?m)^played = .*$", "played = 2024-12-01T12:00:00Z", block)
+    path.write_text(text.rstrip("\n") + "\n\n" + block, encoding="utf-8")
+
+
+def edit_notes(site: Path, league: str) -> None:
+    """Only a match's notes change: no rating moves, but its pages show the notes."""
+    path = last_file(site, league)
+    text = path.read_text(encoding="utf-8")
+    if re.search(r"(?m)^notes = ", text):
+        text = re.sub(r"(?m)^notes = .*$", 'notes = "Replayed after a protest."', text, count=1)
+    else:
+        first = text.index("[[match]]") + len("[[match]]\n")
+        text = text[:first] + 'notes = "Replayed after a protest."\n' + text[first:]
+    path.write_text(text, encoding="utf-8")
+
+
+def swap_first_two(site: Path, league: str) -> None:
+    """Two matches of a file in the other order of lines: positions and lines change."""
+    path = last_file(site, league)
+    text = path.read_text(encoding="utf-8")
+    head, *blocks = text.split("[[match]]")
+    if len(blocks) >= 2:
+        blocks[0], blocks[1] = blocks[1].rstrip("\n") + "\n\n", blocks[0].rstrip("\n") + "\n"
+        path.write_text("[[match]]".join([head, *blocks]), encoding="utf-8")
+
+
+@pytest.mark.parametrize("league", LEAGUES)
+@pytest.mark.parametrize("edit", [append_copy, edit_notes, swap_first_two])
+def test_kept_pages_leave_the_site_as_a_cold_build(site: Path, tmp_path: Path, league: str, edit) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    edit(site, league)
+    build(site, out)
+    assert_same_as_cold(site, out, tmp_path)
+    # And once more with nothing changed: every keyed file is kept, the site is the same.
+    before = files_of(out)
+    build(site, out)
+    assert files_of(out) == before
+
+
+def test_an_appended_match_remodels_only_its_league_s_players(site: Path, tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    modelled: list[str] = []
+    of = LeagueCareers.of
+
+    def counting(self, player):
+        modelled.append(f"{self.league.config.slug}/{player.name}")
+        return of(self, player)
+
+    monkeypatch.setattr(LeagueCareers, "of", counting)
+    build(site, out)
+    assert modelled == []           # nothing changed: every player's files kept
+    append_copy(site, "ladder")
+    build(site, out)
+    assert modelled and all(m.startswith("ladder/") for m in modelled)
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_published_page_edited_by_hand_is_made_again(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    page = next((out / "leagues").rglob("players/*/index.html"))
+    page.write_text("edited by hand", encoding="utf-8")
+    build(site, out)
+    assert page.read_text(encoding="utf-8") != "edited by hand"
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def test_another_output_folder_keeps_nothing_of_the_first(site: Path, tmp_path: Path) -> None:
+    build(site, tmp_path / "a")
+    build(site, tmp_path / "b")
+    inodes_a = {p.stat().st_ino for p in (tmp_path / "a").rglob("*.html")}
+    inodes_b = {p.stat().st_ino for p in (tmp_path / "b").rglob("*.html")}
+    assert not inodes_a & inodes_b
+    assert_same_as_cold(site, tmp_path / "b", tmp_path)
+
+
+def test_a_match_s_identity_is_its_block_of_text() -> None:
+    head = b"h" * 32
+    raw = b"# file\n[[match]]\na = 1\n\n[[match]]\na = 2\n"
+    lines = [(1, 2), (2, 5)]
+    ids = file_identities(raw, head, "x.toml", lines)
+    appended = file_identities(raw + b"\n[[match]]\na = 3\n", head, "x.toml", lines + [(3, 8)])
+    assert ids.tolist() == appended[:2].tolist()        # earlier matches keep theirs
+    edited = file_identities(raw.replace(b"a = 2", b"a = 9"), head, "x.toml", lines)
+    assert edited[0] == ids[0] and edited[1] != ids[1]
+    preamble = file_identities(b"# other\n" + raw[7:], head, "x.toml", lines)
+    assert not set(preamble.tolist()) & set(ids.tolist())     # what precedes the first match counts for all
+    assert not set(file_identities(raw, b"g" * 32, "x.toml", lines).tolist()) & set(ids.tolist())
+    assert not set(file_identities(raw, head, "y.toml", lines).tolist()) & set(ids.tolist())
+
+
+def test_a_prefix_covers_every_match_before_it_and_its_order() -> None:
+    ids = np.array([11, 22, 33, 44], dtype=np.uint64)
+    ends = np.arange(4)
+    base = prefix_identities(ids, ends)
+    assert len(set(base.tolist())) == 4
+    changed = prefix_identities(np.array([11, 22, 34, 44], dtype=np.uint64), ends)
+    assert base[:2].tolist() == changed[:2].tolist() and not set(base[2:].tolist()) & set(changed[2:].tolist())
+    swapped = prefix_identities(np.array([22, 11, 33, 44], dtype=np.uint64), ends)
+    assert swapped[0] != base[0] and swapped[1] != base[1]
+    # A period rated together: each of its matches takes the prefix at the period's end.
+    periods = prefix_identities(ids, np.array([1, 1, 3, 3]))
+    assert periods.tolist() == [base[1], base[1], base[3], base[3]]
+
+
+@pytest.mark.skipif(not hasattr(os, "link"), reason="no hard links")
+def test_kept_files_are_the_published_files(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    build(site, out)
+    pages = sorted((out / "leagues").rglob("players/*/index.html"))
+    inodes = {p: p.stat().st_ino for p in pages}
+    append_copy(site, "ladder")
+    build(site, out)
+    kept = [p for p in pages if "/ladder/" not in p.as_posix()]
+    assert kept and all(p.stat().st_ino == inodes[p] for p in kept)
