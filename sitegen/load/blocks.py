@@ -46,7 +46,8 @@ def file_identities(raw: bytes, head: bytes, rel: str, lines: list[tuple[int, in
     for k, (position, line) in enumerate(lines):
         h = hashlib.blake2b(preamble, digest_size=8)
         h.update(f"\0{position}\0{line}\0".encode("ascii"))
-        h.update(raw[bounds[k]:max(bounds[k], bounds[k + 1])])
+        # Without the blank lines that end it: a match appended after it adds one.
+        h.update(raw[bounds[k]:max(bounds[k], bounds[k + 1])].rstrip())
         out[k] = int.from_bytes(h.digest(), "little")
     return out
 
