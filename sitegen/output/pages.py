@@ -334,7 +334,14 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         prefixes = memo.league_prefixes(site, lv) if memo is not None else None
         careers = LeagueCareers(lv)
         known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
-        at = {id(m): k for k, m in enumerate(lv.matches)} if prefixes is not None else {}
+        # Positions of the matches whose prefix a key takes: each page's last match, and in a
+        # league rated by periods (whose games are held as a list) every match; not a dict of
+        # every match of a big league (a hundred megabytes at a million).
+        at: dict[int, int] = {}
+        if prefixes is not None:
+            wanted = {id(g.matches[-1]) for g in groups}
+            every = any(not isinstance(pv.games, Games) for pv in lv.leaderboard)
+            at = {id(m): k for k, m in enumerate(lv.matches) if every or id(m) in wanted}
 
         def shown(group: Any) -> tuple[Any, ...] | None:
             return None if group is None else (group.url, group.name, group.part, len(group.parts))
@@ -346,7 +353,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             # A page of matches shows them (the prefix at its last one), its neighbours and its file.
             key = None if prefixes is None else page_key(
                 known, group.url, group.file, group.part, tuple(group.parts), len(group.matches),
-                int(prefixes[max(at[id(m)] for m in group.matches)]), shown(prev_group), shown(next_group),
+                int(prefixes[at[id(group.matches[-1])]]), shown(prev_group), shown(next_group),
                 repr(source))
             page(f"{group.url}index.html", "match_group.html", key=key, league=lv, group=group,
                  decimals=decimals, compact=compact,
