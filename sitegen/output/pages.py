@@ -368,12 +368,15 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                        row_of: dict[str, Any] = row_of, prefixes: Any = prefixes,
                        known: str = known, at: dict[int, int] = at) -> list[tuple[Any, ...]]:
             """A player's page, opponents page (none in a big league) and data file, modelled and
-            rendered together, or all three kept from the build before where nothing they show changed."""
+            rendered together; the data file is kept from the build before where the player's games
+            are the same, the pages where nothing they show changed (output/memo.py)."""
             data_path = games_data_path(lv, pv)
-            paths = [data_path, f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
+            pages = [f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
             pool = forecast.pool_of(pv.name)
             predictions = predictor.against_nearest(pv.name) if predictor else []
-            key = None
+            key = data_key = None
+            kept_pages: list[Kept] | None = None
+            kept_data: Kept | None = None
             if prefixes is not None and memo is not None:
                 standing = row_of[pv.name]
                 games = pv.games
@@ -382,16 +385,27 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                     last = int(prefixes[games.at[-1]]) if len(games) else 0
                 else:
                     last = int(prefixes[at[id(games[-1].match)]]) if games else 0
-                key = page_key(known, paths, pv.name, pv.aliases, pv.platform, pv.region, pv.rank,
+                # The data file shows the games alone; the pages also where the player stands.
+                data_key = page_key(known, data_path, pv.name, last, len(games))
+                key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region, pv.rank,
                                pv.rating, sorted(pv.extra.items()), repr(pv.tier), pv.peak, pv.lowest,
                                pv.first_played, pv.last_played, len(games), pv.wins, pv.draws, pv.losses,
                                last, standing.rank, standing.games, standing.provisional, standing.active,
                                repr(standing.movement), standing.spread, standing.centre,
                                standing.interval, standing.sure_rank, repr(pool), repr(predictions))
-                kept = memo.keep_all(output, paths, key)
-                if kept is not None:
-                    return [(path, k) for path, k in zip(paths, kept)]
+                kept_data = memo.keep(output, data_path, data_key)
+                kept_pages = memo.keep_all(output, pages, key)
+                if kept_data is not None and kept_pages is not None:
+                    return [(data_path, kept_data), *zip(pages, kept_pages)]
             career = careers.of(pv)
+            files: list[tuple[Any, ...]] = []
+            if kept_data is not None:
+                files.append((data_path, kept_data))
+            else:
+                data = games_data(lv, pv, decimals, career.rivals, careers) if compact else games_data(lv, pv, decimals)
+                files.append((data_path, data) if data_key is None else (data_path, data, data_key))
+            if kept_pages is not None:
+                return files + list(zip(pages, kept_pages))
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name],
                           compact=compact)
@@ -402,15 +416,11 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                                [(g.match.match.played, g.after) for g in pv.games if g.rated],
                                compact)),
                            pool=pool, predictor=predictor, predictions=predictions)
-            if compact:     # every opponent in the data file, not on a page of their own
-                files = [(data_path, games_data(lv, pv, decimals, career.rivals, careers)),
-                         (home["path"], render("player.html", home))]
-            else:
+            made = [(home["path"], render("player.html", home))]
+            if not compact:     # a big league has every opponent in the data file, not on a page
                 opponents = context(f"{pv.url}opponents/index.html", **shared)
-                files = [(data_path, games_data(lv, pv, decimals)),
-                         (home["path"], render("player.html", home)),
-                         (opponents["path"], render("player_opponents.html", opponents))]
-            return files if key is None else [(path, content, key) for path, content in files]
+                made.append((opponents["path"], render("player_opponents.html", opponents)))
+            return files + (made if key is None else [(path, content, key) for path, content in made])
 
         template("player.html")
         pages_of_player = [("index.html", "player.html")]
