@@ -160,3 +160,36 @@ def test_kept_files_are_the_published_files(site: Path, tmp_path: Path) -> None:
     build(site, out)
     kept = [p for p in pages if "/ladder/" not in p.as_posix()]
     assert kept and all(p.stat().st_ino == inodes[p] for p in kept)
+
+
+@pytest.mark.parametrize("edit", [append_copy, edit_notes, swap_first_two])
+def test_a_big_league_s_changes_csv_grows_by_its_new_rows(site: Path, tmp_path: Path, monkeypatch, edit) -> None:
+    """A big league writes changes.csv alone (no JSON or Parquet twin): after a match appended
+    at the end, it is the published file and the new rows; after any other edit, made whole."""
+    from sitegen.model import scale
+    from sitegen.output.memo import PageMemo
+
+    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)       # every league big: compact pages too
+    grown: list[tuple[str, int] | None] = []
+    appendable = PageMemo.appendable
+
+    def noting(self, output, path, prefixes):
+        found = appendable(self, output, path, prefixes)
+        if path == "data/ladder/changes.csv":
+            grown.append(found)
+        return found
+
+    monkeypatch.setattr(PageMemo, "appendable", noting)
+    out = tmp_path / "out"
+    build(site, out)
+    old = (out / "data/ladder/changes.csv").read_bytes()
+    assert grown == [None]          # nothing published yet
+    edit(site, "ladder")
+    build(site, out)
+    new = (out / "data/ladder/changes.csv").read_bytes()
+    if edit is append_copy:
+        assert grown[-1] is not None and grown[-1][1] == old.count(b"\n") - 1     # its rows, not the header
+        assert new.startswith(old) and len(new) > len(old)
+    else:
+        assert grown[-1] is None
+    assert_same_as_cold(site, out, tmp_path)

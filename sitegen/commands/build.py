@@ -12,6 +12,8 @@ byte for byte what a build without it writes.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,7 @@ from sitegen.rating import collector
 from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
+from sitegen.output.memo import PageMemo, ledger_rows, site_key
 from sitegen.output.write import Output, check_output_folder
 
 if TYPE_CHECKING:
@@ -87,16 +90,45 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
     return tuple(rated)
 
 
-def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output) -> None:
-    """Add every league's data/<league>/ files (model/ledger.py)."""
+def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output,
+               grown: Mapping[str, tuple[str, int]] | None = None) -> None:
+    """Add every league's data/<league>/ files (model/ledger.py). ``grown`` names the leagues
+    whose changes.csv is the published one and the rows that follow (output/memo.py): the
+    published file's path and its rows."""
     from sitegen.model.ledger import league_files
+    grown = grown or {}
     for league in rated:
         slug = league.league.config.slug
-        for name, content in league_files(league, prov, roster):
+        published, rows = grown.get(slug, ("", 0))
+        for name, content in league_files(league, prov, roster, changes_after=rows):
             if isinstance(content, (str, bytes)):
                 output.add(f"data/{slug}/{name}", content)
+            elif name == "changes.csv" and rows:
+                output.add_parts(f"data/{slug}/{name}", chain(_chunks(published), content))
             else:
                 output.add_parts(f"data/{slug}/{name}", content)     # written as it is formatted
+
+
+def _chunks(path: str, size: int = 1 << 20) -> Iterator[bytes]:
+    with open(path, "rb") as fh:
+        while block := fh.read(size):
+            yield block
+
+
+def _grown_files(rated: tuple[RatedLeague, ...], memo: PageMemo | None, root: Path,
+                 output: Output) -> dict[str, tuple[str, int]]:
+    """The leagues whose changes.csv may be written as the published file and its new rows."""
+    from sitegen.model.ledger import appends_changes
+    grown: dict[str, tuple[str, int]] = {}
+    if memo is None:
+        return grown
+    for league in rated:
+        slug = league.league.config.slug
+        prefixes = memo.league_prefixes(root, league)
+        found = memo.appendable(output, f"data/{slug}/changes.csv", prefixes) if appends_changes(league) else None
+        if found is not None:
+            grown[slug] = found
+    return grown
 
 
 def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str | None = None,
@@ -144,8 +176,13 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 if predicts(league.league.config.system):
                     player_states(league)
             freeze()
-            # With the cache, files equal to the published ones are linked, not rewritten (write.py).
+            # With the cache, files equal to the published ones are linked, not rewritten (write.py),
+            # the pages and files whose inputs did not change are not even made (output/memo.py),
+            # and a changes.csv that only grew is the published one and its new rows.
             output = Output(out, reuse=store is not None)
+            memo = None if store is None else PageMemo(
+                store, out, site_key(site, site_base_url(site.settings.base_url, base_url), prov.repo_url))
+            grown = _grown_files(rated, memo, root, output)
             data = None
             try:
                 progress.writing_data()
@@ -154,7 +191,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 # the pages: they need nothing the pages make. What it works out on the way
                 # (the scores, the pools) the pages work out again, at less cost than waiting.
                 data = Background(lambda: output.journaled(
-                    lambda: data_files(rated, prov, site.roster, output)))
+                    lambda: data_files(rated, prov, site.roster, output, grown)))
                 # The frames are the data files' process's now: this one reads the ratings
                 # from the columns (table.ledger_columns), and the page workers it forks
                 # do not carry a million-match league's 200 MB frame.
@@ -163,8 +200,15 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                         release_ledger_frame(league)
                 shown = progress.rendering(output)      # on a terminal, it counts the files
                 render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
-                            beside=beside)
+                            beside=beside, memo=memo)
                 shown.settle(data.result())
+                if memo is not None:
+                    from sitegen.model.ledger import appends_changes
+                    for league in rated:
+                        if appends_changes(league):
+                            memo.written(output, f"data/{league.league.config.slug}/changes.csv",
+                                         memo.league_prefixes(root, league), ledger_rows(league))
+                    memo.save()
                 progress.moving(len(output.sizes), out)
                 output.commit()
             finally:

@@ -98,8 +98,15 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
+def appends_changes(rated: RatedLeague) -> bool:
+    """Whether changes.csv is the league's only form of its rows (no JSON or Parquet twin, which
+    are written whole), so that a build may write only the rows that follow the published ones."""
+    return not writes_twin(rated, "changes") and not writes_parquet(rated, "changes")
+
+
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
-                 roster: Roster | None = None) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
+                 roster: Roster | None = None,
+                 changes_after: int = 0) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
     """(file name, content) for data/<league>/, one file at a time to keep memory flat: text,
     or for standings, changes and matches.csv their UTF-8 bytes in parts, each to be written
     before the next file is asked for (a million-match league's changes.csv is 200 MB, never
@@ -107,6 +114,8 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     left out, scale.py).
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
+    ``changes_after`` (where ``appends_changes``): changes.csv's parts are its rows from there on,
+    without the header, to follow the published file's.
     """
     own = rated.league.config.system.ledger_tables     # the system's own files
     # standings, changes and matches are written by column from the ledger frame (table.py),
@@ -114,6 +123,9 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     matches = matches_columns(rated, provenance)
     columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
     for name, make_columns in columns:
+        if name == "changes" and changes_after and appends_changes(rated):
+            yield "changes.csv", table_csv_parts(changes_columns(rated, changes_after), header=False)
+            continue
         table = make_columns(rated)
         yield f"{name}.csv", table_csv_parts(table)
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)

@@ -323,13 +323,14 @@ def table_csv(table: ColumnTable) -> str:
     return b"".join(table_csv_parts(table)).decode("utf-8")
 
 
-def table_csv_parts(table: ColumnTable) -> Iterator[bytes]:
+def table_csv_parts(table: ColumnTable, *, header: bool = True) -> Iterator[bytes]:
     """``table_csv``'s UTF-8 bytes ``CSV_ROWS`` rows at a time, for a writer to stream: a
-    million-match league's changes.csv (200 MB) is never held whole."""
+    million-match league's changes.csv (200 MB) is never held whole. ``header=False``: the
+    rows alone (the rows that follow a file already written)."""
     for lo in range(0, max(len(table), 1), CSV_ROWS):
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        if not lo:
+        if not lo and header:
             writer.writerow(table.header)
         if len(table):
             cells = (_csv_cells(Column(c.name, c.kind, c.values[lo:lo + CSV_ROWS])) for c in table.columns)
@@ -392,10 +393,12 @@ def _texts(values: Any) -> list[str | None]:
     return series.astype(object).where(series.notna(), None).tolist()
 
 
-def changes_columns(rated: RatedLeague) -> ColumnTable:
-    """changes.csv (docs/auditors) from the ledger frame."""
+def changes_columns(rated: RatedLeague, start: int = 0) -> ColumnTable:
+    """changes.csv (docs/auditors) from the ledger frame; its rows from ``start`` on."""
     system = rated.league.config.system
     frame = ledger_frame(rated)
+    if start:
+        frame = frame.iloc[start:]
     order = frame["order"].to_numpy()
     # ledger.iso per event, then spread: a period's rows share its time.
     played = np.array([iso(t) for t in event_times(rated.events)], dtype=object)[order].tolist()

@@ -37,6 +37,9 @@ import numpy as np
 from sitegen.load.blocks import match_identities
 from sitegen.load.cache import Cache, code_digest, digest
 
+from sitegen.model.history import RatedLeague, one_event_per_match
+from sitegen.rating.events import EventTable
+
 if TYPE_CHECKING:
     from sitegen.load.checked import Site
     from sitegen.model.views import LeagueView
@@ -79,15 +82,25 @@ def prefix_identities(ids: np.ndarray, event_end: np.ndarray) -> np.ndarray:
     return np.cumsum(mixed, dtype=np.uint64)[event_end] if len(ids) else mixed
 
 
-def event_ends(lv: LeagueView) -> np.ndarray:
+def event_ends(rated: RatedLeague) -> np.ndarray:
     """Each match's position's last match of its rating event (itself, unless rated by periods)."""
-    ends = np.arange(len(lv.matches), dtype=np.int64)
-    if any(len(m.event_matches) > 1 for m in lv.matches):
-        at = {m.match.id: k for k, m in enumerate(lv.matches)}
-        for k, m in enumerate(lv.matches):
-            if len(m.event_matches) > 1:
-                ends[k] = max(at.get(i, k) for i in m.event_matches)
+    matches = rated.league.matches
+    ends = np.arange(len(matches), dtype=np.int64)
+    if one_event_per_match(rated) is None:
+        at = {m.id: k for k, m in enumerate(matches)}
+        for event in rated.events:
+            ks = [at[i] for i in event.matches if i in at]
+            if ks:
+                ends[ks] = max(ks)
     return ends
+
+
+def ledger_rows(rated: RatedLeague) -> int:
+    """How many rows the league's changes.csv holds (one a player an event)."""
+    events = rated.events
+    if isinstance(events, EventTable):
+        return len(events.player)
+    return sum(len(e.changes) for e in events)
 
 
 def _tree_digest(h: Any, folder: Path, root: Path, skip: Iterable[Path] = ()) -> None:
@@ -140,13 +153,36 @@ class PageMemo:
         self.new: dict[str, Stamp] = {}
         self.prefixes: dict[str, np.ndarray | None] = {}
 
-    def league_prefixes(self, site: Site, lv: LeagueView) -> np.ndarray | None:
+    def league_prefixes(self, root: Path, rated: RatedLeague) -> np.ndarray | None:
         """The league's prefix identities (None: its pages are not kept this time)."""
-        slug = lv.config.slug
+        slug = rated.league.config.slug
         if slug not in self.prefixes:
-            ids = match_identities(site.root, lv.rated.league, self.cache) if self.cache is not None else None
-            self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(lv))
+            ids = match_identities(root, rated.league, self.cache) if self.cache is not None else None
+            self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(rated))
         return self.prefixes[slug]
+
+    # changes.csv grows at its end: where the history up to the last match of the build before
+    # is unchanged, so are its rows, and the file is the published one and the rows that follow.
+
+    def appendable(self, output: Output, path: str, prefixes: np.ndarray | None) -> tuple[str, int] | None:
+        """(the published file, its rows) where ``path``'s new rows only follow the published ones."""
+        stamp = self.old.get(path)
+        if stamp is None or prefixes is None:
+            return None
+        try:
+            matches, last, rows = (int(part) for part in stamp.key.split(":"))
+        except ValueError:
+            return None
+        if not 0 < matches <= len(prefixes) or int(prefixes[matches - 1]) != last:
+            return None
+        published = output.published(path, stamp.size, stamp.mtime_ns, stamp.inode)
+        return None if published is None else (published, rows)
+
+    def written(self, output: Output, path: str, prefixes: np.ndarray | None, rows: int) -> None:
+        """Note a grown file's extent for the next build."""
+        if prefixes is not None and len(prefixes):
+            size = output.sizes.get(path, -1)
+            self.new[path] = self.stamp(output, path, f"{len(prefixes)}:{int(prefixes[-1])}:{rows}", size)
 
     def keep(self, output: Output, path: str, key: str) -> Kept | None:
         """The published file linked in place of ``path``'s, where it is what ``key`` makes."""

@@ -37,7 +37,7 @@ from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key, site_key
+from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -138,9 +138,10 @@ class Beside:
 
 def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
                 base_url: str | None = None, provenance: Provenance | None = None,
-                cache: "Cache | None" = None, beside: Beside | None = None) -> None:
+                cache: "Cache | None" = None, beside: Beside | None = None, memo: PageMemo | None = None) -> None:
     """``beside`` holds the jobs the build started early; the caller closes it. Without it,
-    they start here and are closed here."""
+    they start here and are closed here. ``memo`` (output/memo.py), when given, keeps the pages
+    of matches and the players' files whose inputs did not change; the caller saves it."""
     own = beside is None
     if beside is None:
         beside = Beside(site)
@@ -153,7 +154,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
         # out of the collector's reach (rating/collector.py), which would walk them again and again.
         with collector.frozen() as freeze:
             _render_site(site, rated, output, freeze, beside.intervals, beside.content, beside.comparisons,
-                         children, base_url=base_url, provenance=provenance, cache=cache)
+                         children, base_url=base_url, provenance=provenance, memo=memo)
     finally:
         for child in children:
             child.close()
@@ -165,13 +166,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  intervals: Background, content_pages: Background, comparisons: Background,
                  children: list[Background | Batch], *,
                  base_url: str | None, provenance: Provenance | None,
-                 cache: "Cache | None" = None) -> None:
+                 memo: PageMemo | None = None) -> None:
     settings = site.settings
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
-    # With the cache, a match page or player whose inputs are unchanged is linked from the
-    # published site, neither modelled nor rendered again (output/memo.py).
-    memo = PageMemo(cache, output.out, site_key(site, base, prov.repo_url)) if cache is not None else None
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
     leagues = [league_view(r, site.roster) for r in rated]
@@ -331,7 +329,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  compact=compact, rows=rows, number=n, pages=page_urls, pager=pager(page_urls, n))
         groups = lv.groups
-        prefixes = memo.league_prefixes(site, lv) if memo is not None else None
+        prefixes = memo.league_prefixes(site.root, lv.rated) if memo is not None else None
         careers = LeagueCareers(lv)
         known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
         # Positions of the matches whose prefix a key takes: each page's last match, and in a
@@ -451,8 +449,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     page("404.html", "404.html", root=urlsplit(base).path if base else "/")
     flush()
     settle()
-    if memo is not None:
-        memo.save()
     try:
         output.settle(search.result())
     except SearchIndexError as exc:

@@ -433,16 +433,25 @@ class Output:
             _write(target, (data,))
         return len(data), linked
 
+    def published(self, path: str, size: int, mtime_ns: int, inode: int) -> str | None:
+        """The published file at ``path`` where it is still the file a build wrote: the same size,
+        time and inode (output/memo.py)."""
+        published = self._published_file(path, size)
+        if published is None:
+            return None
+        try:
+            st = os.lstat(published)
+        except OSError:
+            return None
+        return published if st.st_mtime_ns == mtime_ns and st.st_ino == inode else None
+
     def keep(self, path: str, size: int, mtime_ns: int, inode: int) -> bool:
         """Link the published file in place of a claimed one, where it is still the file a build
-        wrote (the same size, time and inode: output/memo.py keeps what the page would be)."""
-        published = self._published_file(path, size)
+        wrote (output/memo.py keeps what the page would be)."""
+        published = self.published(path, size, mtime_ns, inode)
         if published is None:
             return False
         try:
-            st = os.lstat(published)
-            if st.st_mtime_ns != mtime_ns or st.st_ino != inode:
-                return False
             os.link(published, self._target(path, replace=False), follow_symlinks=False)
         except OSError:         # gone, or a file system without hard links: made again
             return False
