@@ -140,7 +140,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     from sitegen.load import provenance
     from sitegen.output.pages import Beside, render_site, site_base_url
     from sitegen.model.predict import player_states, predicts
-    from sitegen.model.table import ledger_frame, release_ledger_frame
+    from sitegen.model.table import release_ledger_frame
     from sitegen.output.parallel import Background
 
     progress = current()
@@ -167,12 +167,11 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             progress.rating(site)
             rated = rate(site)
             beside.rated(rated, store, site.root)
-            # Each league's ledger frame (model/table.py) and predictor states (model/predict.py)
-            # are made here, once: the data files' process and this one (the board, the careers,
-            # the predictions) both read them, and a process forked after them shares them
-            # instead of making its own (3 s of a million-match league's).
+            # Each league's predictor states (model/predict.py) are made here, once: the data
+            # files' process and this one both read them, and a process forked after them shares
+            # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made
+            # by the data files' process alone: this one reads the rating columns instead.
             for league in rated:
-                ledger_frame(league)
                 if predicts(league.league.config.system):
                     player_states(league)
             freeze()
@@ -192,12 +191,10 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 # (the scores, the pools) the pages work out again, at less cost than waiting.
                 data = Background(lambda: output.journaled(
                     lambda: data_files(rated, prov, site.roster, output, grown)))
-                # The frames are the data files' process's now: this one reads the ratings
-                # from the columns (table.ledger_columns), and the page workers it forks
-                # do not carry a million-match league's 200 MB frame.
-                if data.forked:
-                    for league in rated:
-                        release_ledger_frame(league)
+                # The frames are the data files' process's: where it could not be forked and
+                # made them here, they go, so the page workers do not carry a 200 MB frame.
+                for league in rated:
+                    release_ledger_frame(league)
                 shown = progress.rendering(output)      # on a terminal, it counts the files
                 render_site(site, rated, shown, base_url=base_url, provenance=prov, cache=store,
                             beside=beside, memo=memo)
