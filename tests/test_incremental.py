@@ -321,3 +321,42 @@ def test_an_entry_read_is_touched_where_it_is_read(tmp_path: Path) -> None:
     os.utime(path, ns=(1, 1))
     assert read_only.get("bootstrap", "k") is not None
     assert path.stat().st_mtime_ns == 1          # `sitegen check` writes nothing, not even times
+
+
+def test_checked_files_from_the_cache_report_as_without_it(site: Path, tmp_path: Path) -> None:
+    """A changed file checked beside files whose matches come from the cache: an id it shares
+    with a kept file, and its own problems, are reported word for word as without the cache."""
+    build(site, tmp_path / "out")
+    assert (site / FOLDER / "checked").is_dir()
+    extra = site / "matches" / "wvw" / "2025.toml"
+    extra.write_text('[[match]]\nid = "w12-b"\nplayed = 2025-01-01T20:00:00Z\nplayers = [\n'
+                     '  { name = "Ashford", score = 1 },\n  { name = "Cinderfall", score = 2 },\n'
+                     '  { name = "Duskhaven", score = 3 },\n]\n', encoding="utf-8")
+    from sitegen.load import validate
+    calls = []
+    monkey = pytest.MonkeyPatch()
+    from_cache = validate._from_cache
+
+    def noting(*args):
+        done = from_cache(*args)
+        calls.append((args[0][0].rel, done is not None))
+        return done
+
+    monkey.setattr(validate, "_from_cache", noting)
+    with pytest.raises(InvalidInput) as warm:
+        check(site)
+    monkey.undo()
+    assert ("matches/wvw/2024.toml", False) in calls     # the clash sends the league the long way
+    with pytest.raises(InvalidInput) as cold:
+        check(site, cache=False)
+    assert [str(p) for p in warm.value.problems] == [str(p) for p in cold.value.problems]
+    assert any("duplicate match id 'w12-b'" in str(p) for p in warm.value.problems)
+    extra.write_text(extra.read_text(encoding="utf-8").replace('id = "w12-b"', 'id = "w13"'), encoding="utf-8")
+    calls.clear()
+    monkey.setattr(validate, "_from_cache", noting)
+    site_warm = check(site)
+    monkey.undo()
+    assert ("matches/wvw/2024.toml", True) in calls      # the kept file from the cache, the new one checked
+    assert [lg.matches for lg in site_warm.leagues] == [lg.matches for lg in check(site, cache=False).leagues]
+    extra.unlink()
+    assert [lg.matches for lg in check(site).leagues] == [lg.matches for lg in check(site, cache=False).leagues]

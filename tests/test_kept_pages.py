@@ -43,7 +43,8 @@ def append_copy(site: Path, league: str) -> None:
     text = path.read_text(encoding="utf-8")
     block = text[text.rindex("[[match]]"):]
     block = re.sub(r"(?m)^id = .*\n", "", block)
-    block = re.sub(r"(?m)^played = .*$", "played = 2024-12-01T12:00:00Z", block)
+    day = min(text.count("[[match]]"), 28)         # another time for each copy: not the same match twice
+    block = re.sub(r"(?m)^played = .*$", f"played = 2024-12-{day:02d}T12:00:00Z", block)
     path.write_text(text.rstrip("\n") + "\n\n" + block, encoding="utf-8")
 
 
@@ -70,17 +71,13 @@ def swap_first_two(site: Path, league: str) -> None:
 
 
 @pytest.mark.parametrize("league", LEAGUES)
-@pytest.mark.parametrize("edit", [append_copy, edit_notes, swap_first_two])
-def test_kept_pages_leave_the_site_as_a_cold_build(site: Path, tmp_path: Path, league: str, edit) -> None:
+def test_kept_pages_leave_the_site_as_a_cold_build(site: Path, tmp_path: Path, league: str) -> None:
     out = tmp_path / "out"
     build(site, out)
-    edit(site, league)
-    build(site, out)
-    assert_same_as_cold(site, out, tmp_path)
-    # And once more with nothing changed: every keyed file is kept, the site is the same.
-    before = files_of(out)
-    build(site, out)
-    assert files_of(out) == before
+    for edit in (append_copy, edit_notes, swap_first_two):
+        edit(site, league)
+        build(site, out)
+        assert_same_as_cold(site, out, tmp_path)
 
 
 def test_an_appended_match_remodels_only_its_league_s_players(site: Path, tmp_path: Path, monkeypatch) -> None:
@@ -162,8 +159,7 @@ def test_kept_files_are_the_published_files(site: Path, tmp_path: Path) -> None:
     assert kept and all(p.stat().st_ino == inodes[p] for p in kept)
 
 
-@pytest.mark.parametrize("edit", [append_copy, edit_notes, swap_first_two])
-def test_a_big_league_s_changes_csv_grows_by_its_new_rows(site: Path, tmp_path: Path, monkeypatch, edit) -> None:
+def test_a_big_league_s_changes_csv_grows_by_its_new_rows(site: Path, tmp_path: Path, monkeypatch) -> None:
     """A big league writes changes.csv alone (no JSON or Parquet twin): after a match appended
     at the end, it is the published file and the new rows; after any other edit, made whole."""
     from sitegen.model import scale
@@ -182,14 +178,15 @@ def test_a_big_league_s_changes_csv_grows_by_its_new_rows(site: Path, tmp_path: 
     monkeypatch.setattr(PageMemo, "appendable", noting)
     out = tmp_path / "out"
     build(site, out)
-    old = (out / "data/ladder/changes.csv").read_bytes()
     assert grown == [None]          # nothing published yet
-    edit(site, "ladder")
-    build(site, out)
-    new = (out / "data/ladder/changes.csv").read_bytes()
-    if edit is append_copy:
-        assert grown[-1] is not None and grown[-1][1] == old.count(b"\n") - 1     # its rows, not the header
-        assert new.startswith(old) and len(new) > len(old)
-    else:
-        assert grown[-1] is None
-    assert_same_as_cold(site, out, tmp_path)
+    for edit in (append_copy, edit_notes, append_copy, swap_first_two):
+        old = (out / "data/ladder/changes.csv").read_bytes()
+        edit(site, "ladder")
+        build(site, out)
+        new = (out / "data/ladder/changes.csv").read_bytes()
+        if edit is append_copy:
+            assert grown[-1] is not None and grown[-1][1] == old.count(b"\n") - 1     # its rows, not the header
+            assert new.startswith(old) and len(new) > len(old)
+        else:
+            assert grown[-1] is None
+        assert_same_as_cold(site, out, tmp_path)

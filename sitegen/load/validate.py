@@ -6,9 +6,11 @@ own part (players, teams, system keys) through ``System.parse_match``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from datetime import date, datetime, time, timezone
 from typing import Any
 
@@ -88,14 +90,17 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     seen_ids: dict[str, Seen] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
     shared = Shared()
-    halves = _in_halves(source.match_files, config, roster, allowed, shared)
+    head = _checked_head(source)
+    done = _from_cache(source.match_files, head, config, roster, allowed, shared)
+    halves = done if done is not None else _in_halves(source.match_files, config, roster, allowed, shared, head)
     if halves is not None:
         keyed, played_names = halves
     else:
         for source_file in source.match_files:
             f = source_file.read(problems)
             if f is not None:
-                keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played_names, problems, shared))
+                keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids, played_names,
+                                           problems, shared))
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
@@ -211,7 +216,7 @@ HALVES_FROM = 2_000_000
 
 
 def _validated(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
-               shared: Shared) -> tuple[list[Keyed], set[str], set[str]] | None:
+               shared: Shared, head: bytes | None) -> tuple[list[Keyed], set[str], set[str]] | None:
     """``files`` read and checked on their own: (keyed matches, names played, ids), None at any problem."""
     problems = Problems()
     seen_ids: dict[str, Seen] = {}
@@ -220,12 +225,101 @@ def _validated(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     for source_file in files:
         f = source_file.read(problems)
         if f is not None:
-            keyed.extend(_file_matches(f, config, roster, allowed, seen_ids, played, problems, shared))
+            keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids, played, problems,
+                                       shared))
     return None if problems else (keyed, played, set(seen_ids))
 
 
+# --- checked files kept by the build cache --------------------------------------------------
+# A file's checked matches are kept (load/cache.py, as halves.pack's columns) under the digest
+# of its text, its path and the league's other inputs (league.toml, players.toml): a rebuild
+# makes the matches of an unchanged file from its columns, a tenth of checking them again.
+# Only a file that had no problem is kept; where a kept file's ids meet another file's, or
+# many files changed, every file is checked as without the cache, so problems are found
+# and worded as ever.
+
+def _checked_head(source: LeagueSource) -> bytes | None:
+    if not source.match_files or source.match_files[0].cache is None or source.config is None:
+        return None
+    players = source.folder.parent / "players.toml"
+    try:
+        roster = players.read_bytes() if players.is_file() else b"\0absent"
+    except OSError:
+        return None
+    text = source.config.text.encode("utf-8")
+    return hashlib.sha256(len(text).to_bytes(8, "little") + text + roster).digest()
+
+
+def _checked_key(head: bytes, rel: str, text: str) -> str:
+    return hashlib.sha256(head + rel.encode("utf-8") + b"\0" + text.encode("utf-8")).hexdigest()
+
+
+def _checked_file(f: TomlFile, head: bytes | None, source_file: MatchFile, config: LeagueConfig, roster: Roster,
+                  allowed: tuple[str, ...], seen_ids: dict[str, Seen], played_names: set[str],
+                  problems: Problems, shared: Shared) -> list[Keyed]:
+    """``_file_matches``, its matches kept in the cache where the file had no problem."""
+    before, known = len(problems), len(seen_ids)
+    names: set[str] = set()
+    keyed = _file_matches(f, config, roster, allowed, seen_ids, names, problems, shared)
+    played_names |= names
+    if head is not None and source_file.cache is not None and len(problems) == before:
+        ids = set(islice(reversed(seen_ids), len(seen_ids) - known))      # this file's: the last ones in
+        source_file.cache.put("checked", _checked_key(head, f.rel, f.text), halves.pack(keyed, names, ids))
+    return keyed
+
+
+# Above this share of a league's files changed, they are checked as without the cache (on two
+# cores where the league is long): the files kept are then too few to be worth a pass alone.
+CHANGED_AT_MOST = 0.1
+
+
+def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
+                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str]] | None:
+    """The league's matches from the files kept, and the few changed ones checked here; None,
+    and every file is checked, where that is not so or any file has a problem."""
+    if head is None or not files:
+        return None
+    cache = files[0].cache
+    assert cache is not None
+    kept: list[bytes | None] = []
+    for source_file in files:
+        try:
+            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except (OSError, UnicodeDecodeError):
+            return None
+        hit = cache.get("checked", _checked_key(head, source_file.rel, text))
+        kept.append(hit if isinstance(hit, bytes) else None)
+    if sum(hit is None for hit in kept) > max(1, CHANGED_AT_MOST * len(files)):
+        return None
+    keyed: list[Keyed] = []
+    played: set[str] = set()
+    ids: set[str] = set()
+    for source_file, hit in zip(files, kept):
+        if hit is not None:
+            try:
+                theirs, their_played, their_ids = halves.unpack(hit, shared.names.setdefault, shared.entry, NO_EXTRA)
+            except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
+                return None
+        else:
+            problems = Problems()
+            f = source_file.read(problems)
+            seen: dict[str, Seen] = {}
+            their_played = set()
+            theirs = [] if f is None else _checked_file(f, head, source_file, config, roster, allowed, seen,
+                                                         their_played, problems, shared)
+            if f is None or problems:
+                return None
+            their_ids = set(seen)
+        if not ids.isdisjoint(their_ids):
+            return None
+        keyed += theirs
+        played |= their_played
+        ids |= their_ids
+    return keyed, played
+
+
 def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
-               shared: Shared) -> tuple[list[Keyed], set[str]] | None:
+               shared: Shared, head: bytes | None = None) -> tuple[list[Keyed], set[str]] | None:
     """A long league's matches checked on two cores: the first half of its files here, the
     second in a forked child that sends its matches back as columns (``halves.pack``, a tenth
     of checking them). None, and the caller checks every file in turn, where there is one core
@@ -242,14 +336,14 @@ def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     second = files[cut:]
 
     def job() -> bytes:
-        done = _validated(second, config, roster, allowed, Shared())
+        done = _validated(second, config, roster, allowed, Shared(), head)
         return b"" if done is None else halves.pack(*done)
 
     child = forked.start(job)
     if child is None:
         return None
     try:
-        mine = _validated(files[:cut], config, roster, allowed, shared)
+        mine = _validated(files[:cut], config, roster, allowed, shared, head)
     except BaseException:
         child.stop()
         raise
