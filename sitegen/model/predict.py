@@ -132,6 +132,13 @@ class LeaguePredictor:
         return [predict_pair(self.system, name, other, self.states, challenger=name)
                 for other in nearest(self.states, name, order=self.order)]
 
+    def nearest_inputs(self, name: str) -> list[tuple[str, dict[str, Any]]]:
+        """What ``against_nearest`` is worked out from: the player's state and each nearest
+        one's, by name (a page kept from build to build is keyed by them, output/memo.py)."""
+        if name not in self.states:
+            return []
+        return [(other, self.states[other]) for other in [name, *nearest(self.states, name, order=self.order)]]
+
     @property
     def labels(self) -> tuple[str, ...]:
         return self.system.outcome_labels

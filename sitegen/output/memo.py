@@ -212,6 +212,14 @@ class PageMemo:
             self.cache.put("pages", self.slot, (self.site_key, self.new))
 
 
+def pool_key(pool: Any) -> tuple[Any, ...] | None:
+    """A pool (model/forecast.PoolView) as plain values: a dataclass's repr costs ten times more."""
+    if pool is None:
+        return None
+    return (pool.deviation, pool.per_side,
+            tuple((r.opponent.text, r.opponent.url, r.rating, r.side, r.win_chance, r.picked) for r in pool.rows))
+
+
 def page_key(*parts: Any) -> str:
     """A key from values whose repr says all a page shows of them."""
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()

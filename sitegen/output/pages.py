@@ -37,7 +37,7 @@ from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key
+from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key, pool_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -371,12 +371,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             data_path = games_data_path(lv, pv)
             pages = [f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
             pool = forecast.pool_of(pv.name)
-            predictions = predictor.against_nearest(pv.name) if predictor else []
             key = data_key = None
             kept_pages: list[Kept] | None = None
             kept_data: Kept | None = None
             if prefixes is not None and memo is not None:
                 standing = row_of[pv.name]
+                movement = standing.movement
                 games = pv.games
                 # The history up to their last game's event holds every game and change they show.
                 if isinstance(games, Games):
@@ -385,12 +385,15 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                     last = int(prefixes[at[id(games[-1].match)]]) if games else 0
                 # The data file shows the games alone; the pages also where the player stands.
                 data_key = page_key(known, data_path, pv.name, last, len(games))
+                tier = pv.tier
                 key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region, pv.rank,
-                               pv.rating, sorted(pv.extra.items()), repr(pv.tier), pv.peak, pv.lowest,
+                               pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
+                               pv.peak, pv.lowest,
                                pv.first_played, pv.last_played, len(games), pv.wins, pv.draws, pv.losses,
                                last, standing.rank, standing.games, standing.provisional, standing.active,
-                               repr(standing.movement), standing.spread, standing.centre,
-                               standing.interval, standing.sure_rank, repr(pool), repr(predictions))
+                               movement.kind, movement.text, movement.label, standing.spread, standing.centre,
+                               standing.interval, standing.sure_rank, pool_key(pool),
+                               predictor.nearest_inputs(pv.name) if predictor else None)
                 kept_data = memo.keep(output, data_path, data_key)
                 kept_pages = memo.keep_all(output, pages, key)
                 if kept_data is not None and kept_pages is not None:
@@ -413,7 +416,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            chart_preview=Markup(preview.history(
                                [(g.match.match.played, g.after) for g in pv.games if g.rated],
                                compact)),
-                           pool=pool, predictor=predictor, predictions=predictions)
+                           pool=pool, predictor=predictor,
+                           predictions=predictor.against_nearest(pv.name) if predictor else [])
             made = [(home["path"], render("player.html", home))]
             if not compact:     # a big league has every opponent in the data file, not on a page
                 opponents = context(f"{pv.url}opponents/index.html", **shared)
