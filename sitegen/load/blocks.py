@@ -17,7 +17,6 @@ rebuild computes them only for the files that changed.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,22 +55,30 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     """Every match's identity in the league's history order (uint64), or None where a match
     file cannot be read again (the pages are then all made afresh)."""
     head = league_head(root, league).digest()
-    by_file: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
-    for m in league.matches:
-        by_file[m.file].append((m.position, m.line))
-    of_file: dict[str, dict[int, int]] = {}
-    for rel, lines in by_file.items():
+    matches = league.matches
+    number: dict[str, int] = {}
+    # Each match's file (by number) and position there, with no object made per match.
+    of_file = np.fromiter((number.setdefault(m.file, len(number)) for m in matches), dtype=np.int64,
+                          count=len(matches))
+    position = np.fromiter((m.position for m in matches), dtype=np.int64, count=len(matches))
+    order = np.argsort(of_file, kind="stable")
+    bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))
+    out = np.empty(len(matches), dtype=np.uint64)
+    for rel, k in number.items():
+        at = order[bounds[k]:bounds[k + 1]]            # the file's matches, as the league holds them
         try:
             raw = (root / rel).read_bytes()
         except OSError:
             return None
         key = hashlib.sha256(head + b"\0" + rel.encode("utf-8") + b"\0" + raw).hexdigest()
         ids = cache.get("blocks", key) if cache is not None else None
-        lines.sort()
-        if not (isinstance(ids, np.ndarray) and ids.dtype == np.uint64 and len(ids) == len(lines)):
+        places = position[at] - 1
+        if not (isinstance(ids, np.ndarray) and ids.dtype == np.uint64 and len(ids) == len(at)):
+            lines = sorted((matches[i].position, matches[i].line) for i in at.tolist())
+            if [p for p, _ in lines] != list(range(1, len(lines) + 1)):
+                return None         # not every position of the file: never so in a checked league
             ids = file_identities(raw, head, rel, lines)
             if cache is not None:
                 cache.put("blocks", key, ids)
-        of_file[rel] = dict(zip((p for p, _ in lines), ids.tolist()))
-    return np.fromiter((of_file[m.file][m.position] for m in league.matches), dtype=np.uint64,
-                       count=len(league.matches))
+        out[at] = ids[places]
+    return out
