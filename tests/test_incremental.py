@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,12 +19,11 @@ from hypothesis import strategies as st
 from sitegen.commands.build import build, check
 from sitegen.commands.cli import main
 from sitegen.commands.serve import rebuild
-from sitegen.load.cache import FOLDER, Cache, league_history, open_cache
+from sitegen.load.cache import FOLDER, Cache, open_cache
 from sitegen.model.history import rate_league
 from sitegen.model.honest import bootstrap, cached_bootstrap
+from sitegen.output.memo import PageMemo, prefix_identities
 from sitegen.load.problems import InvalidInput
-from sitegen.load.validate import League
-from sitegen.rating.base import Match
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LADDER = Path("matches/ladder/2024/april.toml")
@@ -231,46 +229,30 @@ def test_prune_keeps_what_the_last_builds_used(tmp_path: Path) -> None:
     assert Cache(folder).get("toml", "kept") == 2
 
 
-def test_match_order_finds_the_first_changed_match(site: Path) -> None:
-    def order() -> list[str]:
-        league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
-        return league_history(site, league)[0]
-
-    before = order()
-    append(site)
-    after = order()
-    assert after[:len(before)] == before and len(after) == len(before) + 1
-    edit_middle(site)
-    edited = order()
-    first = next(i for i, (a, b) in enumerate(zip(after, edited)) if a != b)
-    assert first == 2                           # the third match, and every one after it
-    assert all(a != b for a, b in zip(after[first:], edited[first:]))
-    change_league(site)
-    assert all(a != b for a, b in zip(edited, order()))
-    # Stored by a build, for the next one.
-    cache = Cache(site / FOLDER)
-    build(site, site.parent / "out")
-    assert cache.get("order", "ladder") == order()
-
-
 def test_bootstrap_intervals_come_from_the_cache_only_for_the_same_input(site: Path, tmp_path: Path) -> None:
+    def history_key() -> str | None:
+        league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
+        memo = PageMemo(Cache(tmp_path / "keys"), tmp_path / "out", "site")
+        return memo.history_key(site, rate_league(league))
+
     league = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
     rated = rate_league(league)
     cache = Cache(tmp_path / FOLDER)
-    run = cached_bootstrap(cache, site)
+    key = history_key()
+    assert key is not None
+    run = cached_bootstrap(cache, {"ladder": key})
     fresh = bootstrap(rated)
     assert fresh and run(rated) == fresh
-    key = league_history(site, league)[1]
     assert cache.get("bootstrap", key) == fresh
     # A planted entry under the key is what a hit returns: the key, not the value, is checked.
     cache.put("bootstrap", key, {name: (0.0, 1.0) for name in fresh})
     assert run(rated) == {name: (0.0, 1.0) for name in fresh}
+    assert cached_bootstrap(cache, {})(rated) == fresh          # no key: resampled
     # Any input of the ratings changes the key: players.toml, league.toml, a match.
     for edit in (comment_players, change_league, append):
         edit(site)
-        changed = next(lg for lg in check(site, cache=False).leagues if lg.config.slug == "ladder")
-        assert league_history(site, changed)[1] != key
-        key = league_history(site, changed)[1]
+        assert history_key() != key
+        key = history_key()
 
 
 def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_path: Path, capsys) -> None:
@@ -283,28 +265,20 @@ def test_serve_rebuilds_through_the_cache_unless_told_not_to(site: Path, tmp_pat
     assert_same_as_cold(site, tmp_path / "out", tmp_path)
 
 
-def _match(i: int, score: float) -> Match:
-    return Match(id=f"m{i}", played=datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(hours=i),
-                 file="matches/x/a.toml", position=i + 1, notes=None, players=("A", "B"),
-                 entries=({"score": score}, {"score": 1 - score}))
-
-
-@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=30), st.data())
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=30), st.data())
 @settings(max_examples=60, deadline=None)
-def test_match_order_s_first_difference_is_the_first_changed_match(tmp_path_factory, scores, data) -> None:
-    """Whatever the history: entries before the first changed match are equal, and every entry
-    from it on differs; an appended match leaves every earlier entry as it was."""
-    root = tmp_path_factory.mktemp("order")
-    config = SimpleNamespace(slug="x", file="matches/x/league.toml")
-    before = [_match(i, s) for i, s in enumerate(scores)]
-    at = data.draw(st.integers(0, len(scores) - 1))
-    after = list(before)
-    after[at] = _match(at, 1.0 - scores[at] if scores[at] != 0.5 else 0.0)
-    a = league_history(root, League(config, tuple(before)))[0]       # type: ignore[arg-type]
-    b = league_history(root, League(config, tuple(after)))[0]        # type: ignore[arg-type]
-    assert a[:at] == b[:at] and all(x != y for x, y in zip(a[at:], b[at:]))
-    longer = league_history(root, League(config, (*before, _match(len(scores), 1.0))))[0]   # type: ignore[arg-type]
-    assert longer[:len(a)] == a and len(longer) == len(a) + 1
+def test_a_history_s_first_difference_is_the_first_changed_match(ids, data) -> None:
+    """Whatever the history: prefix identities before the first changed match are equal, and
+    every one from it on differs; an appended match leaves every earlier one as it was."""
+    before = np.array(ids, dtype=np.uint64)
+    at = data.draw(st.integers(0, len(ids) - 1))
+    after = before.copy()
+    after[at] = np.uint64((ids[at] + data.draw(st.integers(1, 2**64 - 1))) % 2**64)
+    a = prefix_identities(before, np.arange(len(ids)))
+    b = prefix_identities(after, np.arange(len(ids)))
+    assert a[:at].tolist() == b[:at].tolist() and all(x != y for x, y in zip(a[at:], b[at:]))
+    longer = prefix_identities(np.append(before, np.uint64(7)), np.arange(len(ids) + 1))
+    assert longer[:len(a)].tolist() == a.tolist()
 
 
 def test_an_entry_read_is_touched_where_it_is_read(tmp_path: Path) -> None:

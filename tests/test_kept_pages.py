@@ -20,7 +20,7 @@ from sitegen.model.career import LeagueCareers
 from sitegen.output.memo import prefix_identities
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_incremental import assert_same_as_cold, files_of  # noqa: E402
+from test_incremental import assert_same_as_cold  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LEAGUES = ("arena", "duel", "ladder", "royale", "wvw")      # every system: arena, lunaro, elo, placement, glicko2

@@ -166,7 +166,13 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         try:
             progress.rating(site)
             rated = rate(site)
-            beside.rated(rated, store, site.root)
+            # With the cache, the pages and files whose inputs did not change are not made again,
+            # and a changes.csv that only grew is the published one and its new rows (output/memo.py);
+            # each league's history identity also keys its bootstrap intervals (model/honest.py).
+            memo = None if store is None else PageMemo(
+                store, out, site_key(site, site_base_url(site.settings.base_url, base_url), prov.repo_url))
+            beside.rated(rated, store, {} if memo is None else
+                         {league.league.config.slug: memo.history_key(root, league) for league in rated})
             # Each league's predictor states (model/predict.py) are made here, once: the data
             # files' process and this one both read them, and a process forked after them shares
             # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made
@@ -175,12 +181,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 if predicts(league.league.config.system):
                     player_states(league)
             freeze()
-            # With the cache, files equal to the published ones are linked, not rewritten (write.py),
-            # the pages and files whose inputs did not change are not even made (output/memo.py),
-            # and a changes.csv that only grew is the published one and its new rows.
+            # With the cache, files equal to the published ones are linked, not rewritten (write.py).
             output = Output(out, reuse=store is not None)
-            memo = None if store is None else PageMemo(
-                store, out, site_key(site, site_base_url(site.settings.base_url, base_url), prov.repo_url))
             grown = _grown_files(rated, memo, root, output)
             data = None
             try:

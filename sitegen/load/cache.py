@@ -2,9 +2,10 @@
 a small edit redoes only what the edit touched.
 
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
-(load/site.py); a league's bootstrap intervals keyed by the digest of every input of its
-ratings (``league_history``, model/honest.py); and each league's match-order fingerprint, stored
-with them from the same pass, from which a later build can tell the first match that changed.
+(load/site.py); a match file's checked matches, keyed by its text and the league's other
+inputs (load/validate.py); its matches' identities (load/blocks.py); a league's bootstrap
+intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); and for
+each output folder, the keys of the pages and files the last build wrote there (output/memo.py).
 Every key also covers sitegen's own code (``code_digest``: every source and template file of the
 package), so an upgraded or edited sitegen never reads what an older one wrote.
 
@@ -156,23 +157,6 @@ def league_head(root: Path, league: League) -> hashlib._Hash:
             data = b"\0absent"
         h.update(len(data).to_bytes(8, "little") + data)
     return h
-
-
-def league_history(root: Path, league: League) -> tuple[list[str], str]:
-    """The league's history as prefix digests, and one sha256 over all of it.
-
-    Entry i covers the league's other inputs (``league_head``) and matches 0..i in history
-    order, each by everything the rating reads of it (its repr: id, time, file, position,
-    players, entries, extra): kept after a build, so that a later one can tell
-    the first match that changed, the first entry that differs. The whole digest keys what is
-    computed from every input of the league's ratings (the bootstrap intervals, model/honest.py).
-    Both come from one pass: a repr a match is most of the cost."""
-    h = league_head(root, league)
-    out = []
-    for m in league.matches:
-        h.update(repr(m).encode("utf-8"))
-        out.append(h.copy().hexdigest()[:16])
-    return out, h.hexdigest()
 
 
 def open_cache(root: Path, enabled: bool = True, *, writable: bool = True) -> Cache | None:

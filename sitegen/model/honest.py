@@ -27,11 +27,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Context, Decimal
 from typing import cast
-from pathlib import Path
 
 import numpy as np
 
-from sitegen.load.cache import Cache, league_history
+from sitegen.load.cache import Cache
 from sitegen.model.history import RatedLeague
 from sitegen.rating.base import RatingDiverged
 
@@ -157,16 +156,15 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
             for r in rated.standings}
 
 
-def cached_bootstrap(cache: Cache, root: Path) -> Callable[[RatedLeague], dict[str, Interval]]:
-    """``bootstrap`` through the build cache (load/cache.py), keyed by every input of the league's
-    ratings (``league_history``'s digest): a rebuild after an edit elsewhere (a page of content/, a
-    template, another league) does not replay the resamples again. The league's match-order
-    fingerprint (``league_history``'s prefix digests) is stored on the way, from the same pass over its matches:
-    this runs in a process of its own beside the pages (output/pages.py), where the pass costs
-    the build no time (five seconds at a million matches)."""
+def cached_bootstrap(cache: Cache, keys: Mapping[str, str | None]) -> Callable[[RatedLeague], dict[str, Interval]]:
+    """``bootstrap`` through the build cache (load/cache.py), keyed by ``keys[slug]``, a digest of
+    every input of the league's ratings (output/memo.py: its history's prefix identity): a
+    rebuild after an edit elsewhere (a page of content/, a template, another league) does not
+    replay the resamples again. A league without a key is resampled."""
     def run(rated: RatedLeague) -> dict[str, Interval]:
-        order, key = league_history(root, rated.league)
-        cache.put("order", rated.league.config.slug, order)
+        key = keys.get(rated.league.config.slug)
+        if key is None:
+            return bootstrap(rated)
         hit = cache.get("bootstrap", key)
         if isinstance(hit, dict) and all(isinstance(v, tuple) and len(v) == 2 for v in hit.values()):
             return hit

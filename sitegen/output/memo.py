@@ -161,6 +161,14 @@ class PageMemo:
             self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(rated))
         return self.prefixes[slug]
 
+    def history_key(self, root: Path, rated: RatedLeague) -> str | None:
+        """A digest of every input of the league's ratings: its matches, in order, with the
+        league's other inputs (each match's identity holds them) and how it is rated in events."""
+        prefixes = self.league_prefixes(root, rated)
+        if prefixes is None:
+            return None
+        return digest(rated.league.config.slug, str(len(prefixes)), str(int(prefixes[-1])) if len(prefixes) else "")
+
     # changes.csv grows at its end: where the history up to the last match of the build before
     # is unchanged, so are its rows, and the file is the published one and the rows that follow.
 

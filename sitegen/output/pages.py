@@ -6,7 +6,7 @@ import functools
 import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -43,7 +43,6 @@ from sitegen.rating import SYSTEMS
 
 if TYPE_CHECKING:
     from sitegen.load.cache import Cache
-    from pathlib import Path
     from sitegen.load.checked import Site
 
 # Pages modelled before they are rendered: bounds the contexts held at once.
@@ -123,9 +122,10 @@ class Beside:
         self.intervals: Background | None = None
         self.comparisons: Background | None = None
 
-    def rated(self, rated: tuple[RatedLeague, ...], cache: "Cache | None", root: Path) -> None:
+    def rated(self, rated: tuple[RatedLeague, ...], cache: "Cache | None",
+              keys: Mapping[str, str | None] | None = None) -> None:
         # With the build cache, a league whose input did not change is not resampled again.
-        resample = cached_bootstrap(cache, root) if cache is not None else bootstrap
+        resample = cached_bootstrap(cache, keys or {}) if cache is not None else bootstrap
         self.intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
         self.comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
 
@@ -146,7 +146,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     if beside is None:
         beside = Beside(site)
     if beside.intervals is None:
-        beside.rated(rated, cache, site.root)
+        beside.rated(rated, cache)
     assert beside.intervals is not None and beside.comparisons is not None
     children: list[Background | Batch] = []     # stopped however the build ends
     try:
