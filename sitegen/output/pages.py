@@ -439,8 +439,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             if n == 0:
                 # The first player's pages are made here: the league-wide tables they fill on
                 # first use (career aggregates, escaped links) are then made once, before the
-                # workers fork, and shared by all of them.
+                # workers fork, and shared by all of them. Where those pages are kept, the
+                # aggregates are made all the same: else each worker of each batch would make
+                # them for its first player whose pages changed.
                 record(make(job))
+                if memo is not None and len(lv.leaderboard) >= parallel.MIN_PAGES:
+                    careers.of(pv)
             else:
                 queue(job)
         if len(pending) >= parallel.MIN_PAGES:
