@@ -332,3 +332,25 @@ def test_demo_leagues_careers_equal_the_loops():
     root = Path(__file__).resolve().parents[1]
     for lv in views(root).values():
         assert_careers_match_loops(lv)
+
+
+def test_changes_rows_that_follow_are_the_whole_file_s_rows():
+    """changes.csv's rows from any row on (what a grown file adds, output/memo.py), made from the
+    rating columns without the whole frame, are the whole file's rows from there, byte for byte."""
+    from sitegen.rating.events import EventTable
+    from helpers import REPO
+    from sitegen.commands.build import check, rate
+    from sitegen.model.table import LEDGER, release_ledger_frame, table_csv_parts
+    tables = 0
+    for rated in rate(check(REPO, cache=False)):
+        if not isinstance(rated.events, EventTable):
+            continue
+        tables += 1
+        whole = b"".join(table_csv_parts(changes_columns(rated))).split(b"\n")
+        release_ledger_frame(rated)
+        rows = len(rated.events.player)
+        for start in sorted({1, rows // 3, rows - 1}):
+            tail = b"".join(table_csv_parts(changes_columns(rated, start), header=False))
+            assert LEDGER not in rated.cache            # the tail alone, no frame made
+            assert tail == b"\n".join(whole[1 + start:])
+    assert tables

@@ -124,17 +124,19 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
     return frame
 
 
-def _columns_frame(events: EventTable, terms: Sequence[str]) -> pd.DataFrame:
-    """``ledger_frame`` from the rating's columns: the same frame, no Change made."""
-    order = events.event_of_rows()
-    before = events.float_befores()
-    after = events.after.astype(np.float64)
+def _columns_frame(events: EventTable, terms: Sequence[str], start: int = 0) -> pd.DataFrame:
+    """``ledger_frame`` from the rating's columns: the same frame, no Change made; its rows from
+    ``start`` on (numbered from there)."""
+    order = events.event_of_rows()[start:]
+    before = events.float_befores()[start:]
+    after = events.after[start:].astype(np.float64)
     names = np.array(events.names, dtype=object)
+    shown, at = np.unique(order, return_inverse=True)       # the events of these rows, once each
     columns: dict[str, Any] = {
         "event": pd.array(np.array(events.keys, dtype=object)[order], dtype="string"),
-        "played": utc_times(list(events.played))[order],
+        "played": utc_times([events.played[i] for i in shown.tolist()])[at],
         "order": order,
-        "player": pd.array(names[events.player], dtype="string"),
+        "player": pd.array(names[events.player[start:]], dtype="string"),
         "rating_before": before,
         "rating_after": after,
         "delta": after - before,
@@ -142,10 +144,10 @@ def _columns_frame(events: EventTable, terms: Sequence[str]) -> pd.DataFrame:
     for t in terms:
         term = events.terms[t]
         if term.numeric and t not in NAME_KEYS:     # NaN where None, as _term_column makes it
-            values = term.values[order] if term.per_event else term.values
+            values = term.values[order] if term.per_event else term.values[start:]
             columns[t] = values.astype(np.float64)
         else:
-            columns[t] = _term_column(t, events.column(t, 0, events.rows))
+            columns[t] = _term_column(t, events.column(t, start, events.rows))
     return pd.DataFrame(columns)
 
 
@@ -396,9 +398,11 @@ def _texts(values: Any) -> list[str | None]:
 def changes_columns(rated: RatedLeague, start: int = 0) -> ColumnTable:
     """changes.csv (docs/auditors) from the ledger frame; its rows from ``start`` on."""
     system = rated.league.config.system
-    frame = ledger_frame(rated)
-    if start:
-        frame = frame.iloc[start:]
+    events = rated.events
+    if start and isinstance(events, EventTable) and LEDGER not in rated.cache:
+        frame = _columns_frame(events, ledger_terms(system), start)      # the rows that follow alone
+    else:
+        frame = ledger_frame(rated).iloc[start:]
     order = frame["order"].to_numpy()
     # ledger.iso per event, then spread: a period's rows share its time.
     played = np.array([iso(t) for t in event_times(rated.events)], dtype=object)[order].tolist()
