@@ -172,7 +172,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             memo = None if store is None else PageMemo(
                 store, out, site_key(site, site_base_url(site.settings.base_url, base_url), prov.repo_url))
             beside.rated(rated, store, {} if memo is None else
-                         {league.league.config.slug: memo.history_key(root, league) for league in rated})
+                         {league.league.config.slug: memo.bootstrap_key(root, league) for league in rated})
             # Each league's predictor states (model/predict.py) are made here, once: the data
             # files' process and this one both read them, and a process forked after them shares
             # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made

@@ -26,7 +26,7 @@ import hashlib
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Context, Decimal
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -92,18 +92,19 @@ def python_resamples(n: int, count: int, key: int) -> list[list[int]]:
     return [[i for i in range(n) for _ in range(python_weight(key, r, i))] for r in range(count)]
 
 
-def resamples(n: int, count: int, key: int) -> list[Sequence[int]]:
+def resamples(n: int, count: int, key: int, start: int = 0) -> list[Sequence[int]]:
     """``count`` resamples of n matches, each the positions 0..n-1 in history order with position
-    i repeated ``python_weight(key, r, i)`` times (a match drawn twice is played twice in a row).
+    i repeated ``python_weight(key, r, i)`` times (a match drawn twice is played twice in a row);
+    from ``start`` on only, the part of each resample that follows a shorter history's.
 
     The same weights in numpy's uint64 arithmetic, which wraps mod 2**64 as the definition masks;
     one resample at a time, so the temporaries stay a few arrays of n (8 MB each at a million
     matches). About n positions a resample, as many as a draw with replacement gave.
     """
     cdf = np.array(POISSON_CDF)
-    positions = np.arange(n, dtype=np.int64)
+    positions = np.arange(start, n, dtype=np.int64)
     # key + (i + 1) * GAMMA for every i; a resample adds its (r * 2**40) * GAMMA.
-    base = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(GAMMA) + np.uint64(key)
+    base = np.arange(start + 1, n + 1, dtype=np.uint64) * np.uint64(GAMMA) + np.uint64(key)
     s30, s27, s31, s11 = (np.uint64(s) for s in (30, 27, 31, 11))
     out: list[Sequence[int]] = []
     for r in range(count):
@@ -156,20 +157,52 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
             for r in rated.standings}
 
 
-def cached_bootstrap(cache: Cache, keys: Mapping[str, str | None]) -> Callable[[RatedLeague], dict[str, Interval]]:
-    """``bootstrap`` through the build cache (load/cache.py), keyed by ``keys[slug]``, a digest of
-    every input of the league's ratings (output/memo.py: its history's prefix identity): a
-    rebuild after an edit elsewhere (a page of content/, a template, another league) does not
-    replay the resamples again. A league without a key is resampled."""
+def bootstrap_from(rated: RatedLeague, before: Any, count: int = RESAMPLES) -> tuple[dict[str, Interval], Any]:
+    """``bootstrap``, each resample's replay taken up where ``before`` (the replays of the league's
+    first matches, as a system that can resume them keeps them: elo's) left it, and the replays
+    as they stand after every match; where the system cannot, ``bootstrap`` and None."""
+    league = rated.league
+    system = league.config.system
+    resume = getattr(system, "resampled_from", None)
+    if resume is None or not system.bootstraps or not league.matches:
+        return bootstrap(rated, count), None
+    n, key = len(league.matches), league_key(league.config.slug)
+    try:
+        samples, states = resume(league.matches, resamples(n, count, key, before.matches if before else 0), before)
+    except ValueError:          # the replays before are of other players: every resample again
+        samples, states = resume(league.matches, resamples(n, count, key), None)
+    return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
+            for r in rated.standings}, states
+
+
+def cached_bootstrap(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
+                     ) -> Callable[[RatedLeague], dict[str, Interval]]:
+    """``bootstrap`` through the build cache (load/cache.py). ``keys[slug]`` is a digest of every
+    input of the league's ratings and its history's prefix identities (output/memo.py): under the
+    digest, a rebuild after an edit elsewhere (a page of content/, a template, another league)
+    does not replay the resamples again; and the replays as they stood after the last build's
+    matches are kept, so that where its history is the start of this one (matches appended),
+    each resample replays only the matches that follow (``bootstrap_from``), with the same
+    numbers as every match replayed. A league without a key is resampled."""
     def run(rated: RatedLeague) -> dict[str, Interval]:
-        key = keys.get(rated.league.config.slug)
-        if key is None:
+        slug = rated.league.config.slug
+        found = keys.get(slug)
+        if found is None:
             return bootstrap(rated)
+        key, prefixes = found
         hit = cache.get("bootstrap", key)
         if isinstance(hit, dict) and all(isinstance(v, tuple) and len(v) == 2 for v in hit.values()):
             return hit
-        intervals = bootstrap(rated)
+        kept = cache.get("replays", slug)
+        before = None
+        if isinstance(kept, tuple) and len(kept) == 2 and hasattr(kept[1], "matches"):
+            upto = kept[1].matches
+            if 0 < upto <= len(prefixes) and int(prefixes[upto - 1]) == kept[0]:
+                before = kept[1]
+        intervals, states = bootstrap_from(rated, before)
         cache.put("bootstrap", key, intervals)
+        if states is not None and len(prefixes):
+            cache.put("replays", slug, (int(prefixes[-1]), states))
         return intervals
     return run
 

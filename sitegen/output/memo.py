@@ -169,6 +169,12 @@ class PageMemo:
             return None
         return digest(rated.league.config.slug, str(len(prefixes)), str(int(prefixes[-1])) if len(prefixes) else "")
 
+    def bootstrap_key(self, root: Path, rated: RatedLeague) -> tuple[str, np.ndarray] | None:
+        """``history_key`` and the prefix identities, which tell the bootstrap (model/honest.py)
+        whether its replays of the last build's history are the start of this one's."""
+        key, prefixes = self.history_key(root, rated), self.league_prefixes(root, rated)
+        return None if key is None or prefixes is None else (key, prefixes)
+
     # changes.csv grows at its end: where the history up to the last match of the build before
     # is unchanged, so are its rows, and the file is the published one and the rows that follow.
 

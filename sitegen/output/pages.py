@@ -123,7 +123,7 @@ class Beside:
         self.comparisons: Background | None = None
 
     def rated(self, rated: tuple[RatedLeague, ...], cache: "Cache | None",
-              keys: Mapping[str, str | None] | None = None) -> None:
+              keys: Mapping[str, tuple[str, Any] | None] | None = None) -> None:
         # With the build cache, a league whose input did not change is not resampled again.
         resample = cached_bootstrap(cache, keys or {}) if cache is not None else bootstrap
         self.intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})

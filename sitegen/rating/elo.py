@@ -367,6 +367,12 @@ class Elo(MatchSystem):
         """The bootstrap's resamples (honest.py) replayed by the kernel over match positions."""
         return elo_kernel.resampled(self, matches, draws)
 
+    def resampled_from(self, matches: Sequence[Match], draws: Sequence[Sequence[int]],
+                       before: elo_kernel.ReplayStates | None
+                       ) -> tuple[dict[str, list[float]], elo_kernel.ReplayStates]:
+        """``resampled_ratings`` taken up where the replays of a shorter history left off."""
+        return elo_kernel.resampled_from(self, matches, draws, before)
+
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = {1: "win", 0.5: "draw", 0: "loss"}[entry["score"]]
         points = entry.get("points")

@@ -226,14 +226,25 @@ class Replayer:
 
     def run(self, order: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray]:
         """Replay ``order`` from the starting ratings: (status, row, final ratings, games)."""
+        status, row, state = self.run_from(order, self.first_state())
+        return status, row, state[0], state[1]
+
+    def first_state(self) -> tuple[np.ndarray, ...]:
+        """Every player's state before any match: starting rating, no game, no master's K, no season."""
         n = self.n_players
-        state: tuple[Any, ...] = (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
-                 np.full(n, -1, dtype=np.int64))
+        return (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+                np.full(n, -1, dtype=np.int64))
+
+    def run_from(self, order: np.ndarray, state: tuple[np.ndarray, ...]) -> tuple[int, int, tuple[np.ndarray, ...]]:
+        """Replay ``order`` from ``state`` (rating, games, master, season of every player, as
+        ``first_state`` or a replay before left it): (status, row, the state after)."""
+        arrays_: tuple[Any, ...] = (state[0].astype(np.float64), *(s.astype(np.int64) for s in state[1:]))
         if self.plain:
-            state = tuple(s.tolist() for s in state)
+            arrays_ = tuple(s.tolist() for s in arrays_)
             order = order.tolist()
-        status, row = self.fn(order, *self.inputs, *state, *self.params, *self.out)
-        return int(status), int(row), np.asarray(state[0], dtype=np.float64), np.asarray(state[1])
+        status, row = self.fn(order, *self.inputs, *arrays_, *self.params, *self.out)
+        after = (np.asarray(arrays_[0], dtype=np.float64), *(np.asarray(s, dtype=np.int64) for s in arrays_[1:]))
+        return int(status), int(row), after
 
     def rows(self) -> list[list[Any]]:
         """The out columns as lists of Python numbers."""
@@ -301,6 +312,51 @@ def rate(system: Elo, matches: Sequence[Match]) -> Sequence[RatingEvent]:
     }
     return EventTable(ids, [m.played for m in matches], np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
                       pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact)
+
+
+@dataclass(frozen=True)
+class ReplayStates:
+    """Each resample's replay as it stood after the league's first ``matches`` matches: its
+    status and every player's state (``Replayer.run_from``), players and seasons as encoded."""
+
+    matches: int
+    names: tuple[str, ...]
+    seasons: tuple[Any, ...]
+    states: tuple[tuple[int, tuple[np.ndarray, ...]], ...]
+
+
+def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]],
+                   before: ReplayStates | None) -> tuple[dict[str, list[float]], ReplayStates]:
+    """``resampled``, each resample's replay taken up where ``before`` left it: ``draws`` are then
+    the positions from ``before.matches`` on (the bootstrap's draws of a match depend on its
+    position alone, honest.py), and the result is a whole replay's to the last bit. Where the
+    players or seasons ``before`` knew are not the first ones now, it is not used: None."""
+    cols = encode(system, matches)
+    out: dict[str, list[float]] = {}
+    if before is not None and (cols.names[:len(before.names)] != before.names
+                               or tuple(cols.seasons[:len(before.seasons)]) != before.seasons
+                               or len(before.states) != len(draws)):
+        raise ValueError("the replays before are of other players or seasons")
+    replayer = Replayer(system, cols, max((len(d) for d in draws), default=0) or 1, len(draws))
+    fresh = replayer.first_state()
+    states = []
+    for r, draw in enumerate(draws):
+        if before is None:
+            status, state = DONE, fresh
+        else:
+            status, old = before.states[r]
+            # Players first met since: their starting state follows the ones known before.
+            state = tuple(np.concatenate((o, f[len(o):])) for o, f in zip(old, fresh))
+        if status == DONE and len(draw):
+            status, _, state = replayer.run_from(np.asarray(draw, dtype=np.int64), state)
+        states.append((status, state))
+        if status != DONE:
+            continue
+        ratings, games = state[0], state[1]
+        played = np.flatnonzero(games)
+        for p, rt in zip(played.tolist(), ratings[played].tolist()):
+            out.setdefault(cols.names[p], []).append(rt)
+    return out, ReplayStates(len(matches), cols.names, tuple(cols.seasons), tuple(states))
 
 
 def resampled(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
