@@ -183,6 +183,11 @@ class Games(Sequence[PlayerGame]):
         self.at.append(match)
         self.place.append(index)
 
+    def extend(self, matches: np.ndarray, places: np.ndarray) -> None:
+        """Games added as two int arrays at once (``_league_view`` groups every line by player)."""
+        self.at.frombytes(matches.astype(np.intc).tobytes())
+        self.place.frombytes(places.astype(np.intc).tobytes())
+
     def __len__(self) -> int:
         return len(self.at)
 
@@ -345,6 +350,9 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     games_of = {name: Games(views) for name in players}
     headline, outcome = system.headline, system.outcome
     has_teams = weighted = False
+    # Every line's player, gathered match by match; grouped by player into games after the loop.
+    line_players: list[str] = []
+    sizes: list[int] = []
     for k, (m, lines, event_key, event_matches) in enumerate(made):
         extra = m.extra
         facts: tuple[tuple[str, str], ...] = ()
@@ -355,9 +363,10 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)  # type: ignore[arg-type]
         views.append(view)
         # A line's player, result and team are its match's (model/lines.py): read from the match.
+        line_players += m.players
+        sizes.append(len(m.players))
         for i, (name, entry) in enumerate(zip(m.players, m.entries)):
             p = players[name]
-            games_of[name].add(k, i)
             result = outcome(m, i)
             if result == "win":
                 p.wins += 1
@@ -368,6 +377,8 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             if entry.get("team") is not None:
                 has_teams = True
 
+    _group_games(games_of, line_players, sizes)
+    del line_players, sizes
     for name, p in players.items():
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
         p.games = list(games_of[name]) if periods else games_of[name]
@@ -390,6 +401,21 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
                       system.explanation(weighted=weighted))
+
+
+def _group_games(games_of: dict[str, Games], line_players: list[str], sizes: list[int]) -> None:
+    """Each player's games from every line in history order: their match and their place in it,
+    grouped with numpy, not an append per line (two million at a million matches)."""
+    number = {name: i for i, name in enumerate(games_of)}
+    codes = np.fromiter(map(number.__getitem__, line_players), dtype=np.int64, count=len(line_players))
+    counts = np.asarray(sizes, dtype=np.int64)
+    match = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    place = np.arange(len(codes), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    order = np.argsort(codes, kind="stable")        # by player, each player's lines in history order
+    bounds = np.searchsorted(codes[order], np.arange(len(number) + 1))
+    for i, games in enumerate(games_of.values()):
+        rows = order[bounds[i]:bounds[i + 1]]
+        games.extend(match[rows], place[rows])
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
