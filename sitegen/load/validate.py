@@ -289,7 +289,8 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
             return None
         hit = cache.get("checked", _checked_key(head, source_file.rel, text))
         kept.append(hit if isinstance(hit, bytes) else None)
-    if sum(hit is None for hit in kept) > max(1, CHANGED_AT_MOST * len(files)):
+    misses = sum(hit is None for hit in kept)
+    if misses == len(files) or misses > max(1, CHANGED_AT_MOST * len(files)):
         return None
     keyed: list[Keyed] = []
     played: set[str] = set()
