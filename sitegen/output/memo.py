@@ -19,8 +19,12 @@ After each build the cache (load/cache.py) keeps, for its output folder, every k
 and the identity of the file written (size, modification time and inode, which a hard link keeps).
 The next build links a file only where its key is the same and the published file is still
 that file: anything else (a file edited or replaced since, another output folder, no cache) is
-made again, so the output is byte for byte a cold build's. tests/test_incremental.py holds
-the two equal after appended, edited and removed matches in every system.
+made again, so the output is byte for byte a cold build's. tests/test_kept_pages.py holds the
+two equal after appended, edited and reordered matches in every system.
+
+The same identities let a big league's changes.csv grow (``appendable``): where the history up
+to the last build's last match is unchanged, so are its rows, and the file is the published
+one and the rows that follow.
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ import numpy as np
 
 from sitegen.load.blocks import match_identities
 from sitegen.load.cache import Cache, code_digest, digest
-
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.rating.events import EventTable
 
