@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,12 +106,12 @@ def ledger_rows(rated: RatedLeague) -> int:
     return sum(len(e.changes) for e in events)
 
 
-def _tree_digest(h: Any, folder: Path, root: Path, skip: Iterable[Path] = ()) -> None:
-    skipped = set(skip)
+def _tree_digest(h: Any, folder: Path, root: Path) -> None:
+    """Every file under ``folder``, by its path and bytes."""
     if not folder.is_dir():
         return
     for f in sorted(folder.rglob("*")):
-        if f.is_file() and f not in skipped:
+        if f.is_file():
             h.update(f.relative_to(root).as_posix().encode("utf-8") + b"\0")
             h.update(hashlib.sha256(f.read_bytes()).digest())
 
