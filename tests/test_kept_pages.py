@@ -80,6 +80,22 @@ def test_kept_pages_leave_the_site_as_a_cold_build(site: Path, tmp_path: Path, l
         assert_same_as_cold(site, out, tmp_path)
 
 
+def test_a_weighted_match_rewords_every_page_of_its_league(site: Path, tmp_path: Path) -> None:
+    """The first weighted match changes the league's explanation under every page of matches."""
+    out = tmp_path / "out"
+    (site / "matches/ladder/2024/may.toml").write_text(
+        '[[match]]\nplayed = 2024-05-30T12:00:00Z\n'
+        'players = [\n  { name = "Bo", score = 1 },\n  { name = "Dee", score = 0 },\n]\n', encoding="utf-8")
+    build(site, out)
+    # In a file of its own: april's page shows none of its matches, nor links to its page.
+    (site / "matches/ladder/2024/december.toml").write_text(
+        '[[match]]\nplayed = 2024-12-30T12:00:00Z\nweight = 2\n'
+        'players = [\n  { name = "Ana", score = 1 },\n  { name = "Dee", score = 0 },\n]\n', encoding="utf-8")
+    build(site, out)
+    assert "K × weight ×" in (out / "leagues/ladder/matches/2024/april/index.html").read_text(encoding="utf-8")
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_an_appended_match_remodels_only_its_league_s_players(site: Path, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "out"
     build(site, out)

@@ -133,8 +133,8 @@ def site_key(site: Site, base: str, repo_url: str) -> str:
 
 
 def league_key(site_key: str, lv: LeagueView, board: Any, careers: Any, compact: bool) -> str:
-    """What every player page of a league shows of the league as a whole."""
-    facts = (lv.url, lv.integer, lv.has_outcomes, lv.has_teams, lv.places, lv.standing_terms, compact,
+    """What every page of a league's matches and players shows of the league as a whole."""
+    facts = (lv.url, lv.integer, lv.has_outcomes, lv.has_teams, lv.places, lv.standing_terms, lv.explanation, compact,
              len(lv.leaderboard), len(board.active), board.settings, board.provisional_rule,
              repr(board.interval), board.interval_kind,
              careers.duels, careers.outcome_labels, careers.ranks_by_place)
