@@ -54,7 +54,7 @@ def file_identities(raw: bytes, head: bytes, rel: str, lines: list[tuple[int, in
 def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndarray | None:
     """Every match's identity in the league's history order (uint64), or None where a match
     file cannot be read again (the pages are then all made afresh)."""
-    head = league_head(root, league).digest()
+    head = league_head(root, league.config.slug, league.config.file).digest()
     matches = league.matches
     number: dict[str, int] = {}
     # Each match's file (by number) and position there, with no object made per match.

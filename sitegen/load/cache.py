@@ -26,10 +26,7 @@ import tempfile
 import time
 from functools import cache as memoize
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from sitegen.load.validate import League
+from typing import Any
 
 FOLDER = ".sitegen-cache"
 FORMAT = b"sitegen-cache 1"
@@ -146,11 +143,12 @@ class Cache:
             pass
 
 
-def league_head(root: Path, league: League) -> hashlib._Hash:
-    """A hash started with the league's slug and the bytes of every file its rating reads besides
-    its matches: league.toml, players.toml (names and aliases) and pyproject.toml (settings)."""
-    h = hashlib.sha256(league.config.slug.encode("utf-8") + b"\0")
-    for path in (root / league.config.file, root / "matches" / "players.toml", root / "pyproject.toml"):
+def league_head(root: Path, slug: str, league_toml: str) -> hashlib._Hash:
+    """A hash started with the league's slug and the bytes of every file its matches are read and
+    rated with besides themselves: league.toml (``league_toml``, relative to the root),
+    players.toml (names and aliases) and pyproject.toml (settings)."""
+    h = hashlib.sha256(slug.encode("utf-8") + b"\0")
+    for path in (root / league_toml, root / "matches" / "players.toml", root / "pyproject.toml"):
         try:
             data = path.read_bytes()
         except OSError:

@@ -15,6 +15,7 @@ from datetime import date, datetime, time, timezone
 from typing import Any
 
 from sitegen.rating import collector, limits
+from sitegen.load.cache import league_head
 from sitegen.load.config import LeagueConfig, Roster, initial_field
 from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, date_fix, reads_as_toml
 from sitegen.load import forked, halves
@@ -241,13 +242,7 @@ def _validated(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
 def _checked_head(source: LeagueSource) -> bytes | None:
     if not source.match_files or source.match_files[0].cache is None or source.config is None:
         return None
-    players = source.folder.parent / "players.toml"
-    try:
-        roster = players.read_bytes() if players.is_file() else b"\0absent"
-    except OSError:
-        return None
-    text = source.config.text.encode("utf-8")
-    return hashlib.sha256(len(text).to_bytes(8, "little") + text + roster).digest()
+    return league_head(source.folder.parent.parent, source.slug, source.config.rel).digest()
 
 
 def _checked_key(head: bytes, rel: str, text: str) -> str:
