@@ -115,19 +115,21 @@ def _chunks(path: str, size: int = 1 << 20) -> Iterator[bytes]:
             yield block
 
 
+def _growing(rated: tuple[RatedLeague, ...]) -> list[tuple[RatedLeague, str]]:
+    """The leagues whose changes.csv may grow (model/ledger.py ``appends_changes``), with its path."""
+    from sitegen.model.ledger import appends_changes
+    return [(league, f"data/{league.league.config.slug}/changes.csv") for league in rated if appends_changes(league)]
+
+
 def _grown_files(rated: tuple[RatedLeague, ...], memo: PageMemo | None, root: Path,
                  output: Output) -> dict[str, tuple[str, int]]:
     """The leagues whose changes.csv may be written as the published file and its new rows."""
-    from sitegen.model.ledger import appends_changes
     grown: dict[str, tuple[str, int]] = {}
-    if memo is None:
-        return grown
-    for league in rated:
-        slug = league.league.config.slug
-        prefixes = memo.league_prefixes(root, league)
-        found = memo.appendable(output, f"data/{slug}/changes.csv", prefixes) if appends_changes(league) else None
+    for league, path in _growing(rated) if memo is not None else ():
+        assert memo is not None
+        found = memo.appendable(output, path, memo.league_prefixes(root, league))
         if found is not None:
-            grown[slug] = found
+            grown[league.league.config.slug] = found
     return grown
 
 
@@ -202,11 +204,8 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                             beside=beside, memo=memo)
                 shown.settle(data.result())
                 if memo is not None:
-                    from sitegen.model.ledger import appends_changes
-                    for league in rated:
-                        if appends_changes(league):
-                            memo.written(output, f"data/{league.league.config.slug}/changes.csv",
-                                         memo.league_prefixes(root, league), ledger_rows(league))
+                    for league, path in _growing(rated):
+                        memo.written(output, path, memo.league_prefixes(root, league), ledger_rows(league))
                     memo.save()
                 progress.moving(len(output.sizes), out)
                 output.commit()
