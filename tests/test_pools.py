@@ -87,6 +87,33 @@ def test_every_pool_member_is_within_the_deviation_on_its_side(board, deviation,
     assert opponent_pools(again) == pools, "the same input draws the same pools"
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(names, ratings, min_size=1, max_size=60), st.integers(1, 300), st.integers(2, 40))
+def test_each_pool_is_the_recipes_draw_from_its_whole_window(board, deviation, size):
+    """The draw keeps each side's window as it slides down the standings; the recipe, with the
+    exact ratings, sorts every window afresh by name. Equal ratings, players at a window's edge
+    and windows of one or none are all drawn."""
+    rated = synthetic(board, slug="w", pool_deviation=deviation, pool_size=size)
+    rows = standings_rows(rated)
+    ranked = [(r.standing.player, r.standing.rating) for r in rated.standings]
+    expected = []
+    for name, r in ranked:
+        rng = random.Random(int.from_bytes(hashlib.sha256(f"w\n{name}\n{rows[name]}".encode()).digest(), "big"))
+        chosen = []
+        for side in ([q for q in ranked if q[0] != name and r - deviation <= q[1] <= r],
+                     [q for q in ranked if r < q[1] <= r + deviation]):
+            positions = sorted(range(len(side)), key=lambda i: side[i][0])
+            k = min(size // 2, len(side))
+            for i in range(k):
+                j = i + int(rng.random() * (len(side) - i))
+                positions[i], positions[j] = positions[j], positions[i]
+            chosen.append([side[i][0] for i in sorted(positions[:k])])
+        pool = chosen[0] + chosen[1]
+        expected.append((name, chosen[0], chosen[1], pool[int(rng.random() * len(pool))] if pool else None))
+    assert [(p.player, [o.name for o in p.below], [o.name for o in p.above], p.pick and p.pick.name)
+            for p in opponent_pools(rated)] == expected
+
+
 def pools_by_player(rated: RatedLeague) -> dict[str, Pool]:
     return {p.player: p for p in opponent_pools(rated)}
 

@@ -42,8 +42,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from sitegen.model.history import RatedLeague
 from sitegen.model.table import standings_columns, table_csv_rows
 from sitegen.rating.protocol import PoolParams, System
@@ -126,31 +124,62 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
     slug = rated.league.config.slug
     # Standings order is rating descending: negated ratings ascend, for bisect.
     keys = [-o.rating for o in board]
-    # Each player's place by name: a side is drawn from in that order (step 3).
-    by_name = np.empty(len(board), dtype=np.int64)
-    by_name[sorted(range(len(board)), key=lambda i: board[i].name)] = np.arange(len(board))
+    # Each player's place by name: a side is drawn from in that order (step 3). Both sides are
+    # windows of the standings that only move down as the rating falls: each is held as the
+    # sorted name places of its players, a player going in and out once (a sort of each
+    # window, thousands of players wide, was a second at 10,000 players).
+    name_order = sorted(range(len(board)), key=lambda i: board[i].name)
+    by_name = [0] * len(board)
+    for n, i in enumerate(name_order):
+        by_name[i] = n
+    above_side: list[int] = []     # places top:lo, by name
+    below_side: list[int] = []     # places lo:hi, by name; the player among them is skipped
+    top = lo = hi = 0
     pools = []
     for index, me in enumerate(board):
         r = me.rating
         # below: -R <= -R_q <= -(R - dev); above: -(R + dev) <= -R_q < -R
-        lo = bisect.bisect_left(keys, -r)
-        hi = bisect.bisect_right(keys, -(r - deviation))
-        below = np.r_[lo:index, index + 1:hi]      # standings places; lo <= index < hi: all but me
-        top = bisect.bisect_left(keys, -(r + deviation))
-        above = np.arange(top, lo)
+        new_lo = bisect.bisect_left(keys, -r)
+        new_hi = bisect.bisect_right(keys, -(r - deviation))
+        new_top = bisect.bisect_left(keys, -(r + deviation))
+        for i in range(hi, new_hi):
+            bisect.insort(below_side, by_name[i])
+        for i in range(lo, new_lo):
+            del below_side[bisect.bisect_left(below_side, by_name[i])]
+            bisect.insort(above_side, by_name[i])
+        for i in range(top, new_top):
+            del above_side[bisect.bisect_left(above_side, by_name[i])]
+        top, lo, hi = new_top, new_lo, new_hi
+        below = _Side(below_side, name_order, bisect.bisect_left(below_side, by_name[index]))
+        above = _Side(above_side, name_order)
         rng = player_rng(slug, me.name, rows[index])
         # Drawn from each side by name, then shown in standings order.
-        chosen_below = tuple(board[i] for i in sorted(draw(rng, _by_name(below, by_name), min(per_side, len(below)))))
-        chosen_above = tuple(board[i] for i in sorted(draw(rng, _by_name(above, by_name), min(per_side, len(above)))))
+        chosen_below = tuple(board[i] for i in sorted(draw(rng, below, min(per_side, len(below)))))
+        chosen_above = tuple(board[i] for i in sorted(draw(rng, above, min(per_side, len(above)))))
         pool = chosen_below + chosen_above
         pick = pool[int(rng.random() * len(pool))] if pool else None
         pools.append(Pool(me.name, r, chosen_below, chosen_above, pick))
     return pools
 
 
-def _by_name(places: np.ndarray, by_name: np.ndarray) -> list[int]:
-    """Standings places listed in their players' name order."""
-    return places[np.argsort(by_name[places], kind="stable")].tolist()
+class _Side(Sequence[int]):
+    """A side's standings places in name order, read from its sorted name places; ``skip``:
+    the position of the player's own, left out."""
+
+    __slots__ = ("names", "places", "skip")
+
+    def __init__(self, names: list[int], places: list[int], skip: int | None = None) -> None:
+        self.names, self.places, self.skip = names, places, skip
+
+    def __len__(self) -> int:
+        return len(self.names) - (self.skip is not None)
+
+    def __getitem__(self, i: int) -> int:       # type: ignore[override]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if self.skip is not None and i >= self.skip:
+            i += 1
+        return self.places[self.names[i]]
 
 
 def pools_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
