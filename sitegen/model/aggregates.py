@@ -24,12 +24,9 @@ import pandas as pd
 
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
-from sitegen.model.views import LeagueView
+from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
 from sitegen.rating.events import event_matches
 
-WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
-# A line's result by code; a line without one (None) is NO_RESULT.
-CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
 
@@ -109,20 +106,16 @@ class LeagueGames:
         number = {name: i for i, name in enumerate(self.names)}
         events = league.rated.events
         matches = league.matches
-        # Who played which match, at which position, with which result: each column filled
-        # straight from the matches, with no tuple per line (two million at a million matches,
-        # a fifth of a GB held at once). A line's player and result are its match's player and
-        # the system's outcome there (views.py), read without making the lines (model/lines.py).
-        outcome = league.config.system.outcome
-        plain = [m.match for m in matches]
-        sizes = np.fromiter((len(m.players) for m in plain), dtype=np.int64, count=len(plain))
-        total = int(sizes.sum())
+        # Who played which match, at which position, with which result: columns, with no tuple
+        # per line (two million at a million matches, a fifth of a GB held at once).
+        # Counted by the views (views.LineColumns): each line's player renumbered here.
+        lines = league.lines
+        assert lines is not None, "a league's view models count its lines"
+        renumber = np.array([number[name] for name in league.players], dtype=np.int32)
+        sizes, player, result = lines.sizes, renumber[lines.players], lines.outcomes
+        total = len(player)
         match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
         index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
-        player = np.fromiter((number[name] for m in plain for name in m.players), dtype=np.int32, count=total)
-        result = np.fromiter((CODES.get(outcome(m, i), NO_RESULT) for m in plain for i in range(len(m.players))),
-                             dtype=np.int8, count=total)
-        del plain
         order = np.lexsort((match, player))                  # by player, then history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]

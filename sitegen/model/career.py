@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
+from sitegen.model.history import one_event_per_match
 from sitegen.model.aggregates import BestTable, LeagueGames, PeriodTable, RivalTable, Runs
 from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from sitegen.rating.titles import ordinal
@@ -150,10 +151,15 @@ class LeagueCareers:
         self.ranks_by_place = system.ranks_by_place
         # A change belongs to one opponent only where each match is one rating event
         # between two players (not a glicko2 period of several matches).
-        self.duels = bool(league.matches) and all(
-            # A line's player and team are its match's: read without making the lines.
-            len(m.match.players) == 2 and m.match.entries[0].get("team") is None and len(m.event_matches) <= 1
-            for m in league.matches)
+        lines = league.lines
+        if lines is not None and not league.has_teams and one_event_per_match(league.rated) is not None:
+            # No team and every event one match: two lines a match is all it takes (views.LineColumns).
+            self.duels = bool(len(lines.sizes)) and bool((lines.sizes == 2).all())
+        else:
+            self.duels = bool(league.matches) and all(
+                # A line's player and team are its match's: read without making the lines.
+                len(m.match.players) == 2 and m.match.entries[0].get("team") is None and len(m.event_matches) <= 1
+                for m in league.matches)
         # Ranked leagues count opponents by player number with numpy: a lobby of 100
         # gives each of its players 99 opponents, a million counts per 10,000 matches.
         names = sorted(league.players)

@@ -10,7 +10,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import count
+from itertools import chain, count, repeat
 from typing import Any, overload
 
 import numpy as np
@@ -27,6 +27,10 @@ from sitegen.rating.base import Match
 from sitegen.rating.events import EventTable
 
 RECENT = 12
+
+# A line's result as a code (LineColumns.outcomes); a line without one is NO_RESULT.
+WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
+RESULT_CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
 
 # Match-level keys a system adds (docs/curators), as the match page labels them.
 MATCH_FACTS = {"challenger": "Challenger", "home": "Home", "season": "Season", "weight": "Weight",
@@ -239,6 +243,18 @@ class PlayerView:
     last_played: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class LineColumns:
+    """Every line of a league in history order, as columns: each match's number of lines,
+    each line's player (numbered in ``LeagueView.players``' order) and result code. Counted
+    once by the views, read again by the careers (model/aggregates.py) instead of walking a
+    million matches once more."""
+
+    sizes: np.ndarray       # int64, a match each
+    players: np.ndarray     # int32, a line each
+    outcomes: np.ndarray    # int8 RESULT_CODES, a line each
+
+
 @dataclass(slots=True)
 class LeagueView:
     config: LeagueConfig
@@ -255,6 +271,7 @@ class LeagueView:
     has_teams: bool = False
     groups: list[MatchGroup] = field(default_factory=list)   # the match pages
     explanation: str = ""               # under its match tables: the system's, with this league's rules
+    lines: LineColumns | None = field(default=None, repr=False, compare=False)
     # Each player's link as one page folder writes it, made once for every row that shows it
     # (output/render.py's links filter fills it while pages render).
     link_cache: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
@@ -350,9 +367,8 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     games_of = {name: Games(views) for name in players}
     headline, outcome = system.headline, system.outcome
     has_teams = weighted = False
-    # Every line's player, gathered match by match; grouped by player into games after the loop.
-    line_players: list[str] = []
-    sizes: list[int] = []
+    # Every line's result, gathered match by match; counted by player with numpy after the loop.
+    results: list[str | None] = []
     for k, (m, lines, event_key, event_matches) in enumerate(made):
         extra = m.extra
         facts: tuple[tuple[str, str], ...] = ()
@@ -363,22 +379,22 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)  # type: ignore[arg-type]
         views.append(view)
         # A line's player, result and team are its match's (model/lines.py): read from the match.
-        line_players += m.players
-        sizes.append(len(m.players))
-        for i, (name, entry) in enumerate(zip(m.players, m.entries)):
-            p = players[name]
-            result = outcome(m, i)
-            if result == "win":
-                p.wins += 1
-            elif result == "loss":
-                p.losses += 1
-            elif result == "draw":
-                p.draws += 1
-            if entry.get("team") is not None:
-                has_teams = True
+        n = len(m.players)
+        results += map(outcome, repeat(m, n), range(n))
+        if not has_teams:
+            has_teams = any(entry.get("team") is not None for entry in m.entries)
 
-    _group_games(games_of, line_players, sizes)
-    del line_players, sizes
+    matches = rated.league.matches
+    sizes = np.fromiter(map(len, (m.players for m in matches)), dtype=np.int64, count=len(matches))
+    number = {name: i for i, name in enumerate(players)}
+    codes = np.fromiter(map(number.__getitem__, chain.from_iterable(m.players for m in matches)),
+                        dtype=np.int32, count=len(results))
+    outcomes = np.fromiter(map(RESULT_CODES.get, results, repeat(NO_RESULT)), dtype=np.int8, count=len(results))
+    del results
+    for p, wins, draws, losses in zip(players.values(), *(
+            np.bincount(codes[outcomes == code], minlength=len(players)).tolist() for code in (WIN, DRAW, LOSS))):
+        p.wins, p.draws, p.losses = wins, draws, losses
+    _group_games(games_of, codes, sizes)
     for name, p in players.items():
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
         p.games = list(games_of[name]) if periods else games_of[name]
@@ -400,19 +416,18 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
-                      system.explanation(weighted=weighted))
+                      system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
 
 
-def _group_games(games_of: dict[str, Games], line_players: list[str], sizes: list[int]) -> None:
+def _group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarray) -> None:
     """Each player's games from every line in history order: their match and their place in it,
-    grouped with numpy, not an append per line (two million at a million matches)."""
-    number = {name: i for i, name in enumerate(games_of)}
-    codes = np.fromiter(map(number.__getitem__, line_players), dtype=np.int64, count=len(line_players))
-    counts = np.asarray(sizes, dtype=np.int64)
+    grouped with numpy, not an append per line (two million at a million matches). ``codes``:
+    each line's player, numbered in ``games_of``'s order; ``sizes``: each match's lines."""
+    counts = sizes
     match = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
     place = np.arange(len(codes), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     order = np.argsort(codes, kind="stable")        # by player, each player's lines in history order
-    bounds = np.searchsorted(codes[order], np.arange(len(number) + 1))
+    bounds = np.searchsorted(codes[order], np.arange(len(games_of) + 1))
     for i, games in enumerate(games_of.values()):
         rows = order[bounds[i]:bounds[i + 1]]
         games.extend(match[rows], place[rows])
