@@ -191,6 +191,34 @@ def test_a_second_build_over_the_first_is_accepted(tmp_path):
     assert staging(out) == []
 
 
+def test_a_big_sites_old_copy_is_removed_by_a_process_of_its_own(tmp_path, monkeypatch):
+    """Past REMOVED_BESIDE files the old site is removed after the build returns, by a process
+    that holds its lock meanwhile (another build leaves it alone) and keeps no pipe open."""
+    root = site(tmp_path / "site")
+    out = tmp_path / "_site"
+    build(root, out)
+    (out / "stale.html").write_text("old", encoding="utf-8")
+    monkeypatch.setattr(write, "REMOVED_BESIDE", 1)
+    removed: list[tuple[Path, bool]] = []
+    real = write._remove_beside
+
+    def remove_beside(folder: Path, lock: int) -> bool:
+        removed.append((folder, real(folder, lock)))
+        return removed[-1][1]
+    monkeypatch.setattr(write, "_remove_beside", remove_beside)
+    real_rmtree = write.shutil.rmtree
+    here: list[str] = []
+    monkeypatch.setattr(write.shutil, "rmtree", lambda path, **kw: (here.append(str(path)), real_rmtree(path, **kw)))
+    build(root, out)
+    assert len(removed) == 1 and removed[0][1] and ".old-" in removed[0][0].name
+    assert str(removed[0][0]) not in here, "not removed by the build's own process"
+    assert not (out / "stale.html").exists() and (out / "index.html").is_file()
+    deadline = time.monotonic() + 60
+    while staging(out) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert staging(out) == [], "the old site was removed"
+
+
 def test_a_site_of_an_older_sitegen_without_the_marker_is_accepted(tmp_path):
     root = site(tmp_path / "site")
     assert run_cli("build", "--root", str(root)).returncode == 0

@@ -27,7 +27,11 @@ between those two system calls (microseconds) the output path does not exist,
 and a build killed exactly there leaves no output folder but the complete old
 site in ``.<out>.old-*`` and the complete new one in ``.<out>.new-*``. An absent
 output is created by one rename, which is atomic. A build that fails (bad input,
-or an error) removes its staging folder and leaves the output as it was.
+or an error) removes its staging folder and leaves the output as it was. The old
+site of a big build (``REMOVED_BESIDE`` files or more) is removed by a process of
+its own that the build leaves running, holding the old site's lock: removing tens
+of thousands of folders can take longer than the rebuild (20 s on a file system
+mounted with ``discard``), and the new site is in place already.
 
 Debris. A build killed while it writes (SIGKILL, a power cut) leaves its staging
 folder behind. While a build runs it holds an exclusive ``flock`` on its staging
@@ -60,206 +64,10 @@ try:
 except ImportError:     # not POSIX: no locks, so no folder is ever judged abandoned
     fcntl = None        # type: ignore[assignment]
 
-MARKER = ".sitegen-site"
-MARKER_FIRST_LINE = "sitegen-site 1"
-MARKER_TEXT = (
-    f"{MARKER_FIRST_LINE}\n"
-    "This folder is a site written by sitegen, the leaderboard site generator.\n"
-    "Every build into it replaces it whole: keep no files of your own in it.\n"
-    "sitegen replaces a folder that is not empty only when it holds this file.\n"
-)
-_MARKER_LINE = re.compile(rb"sitegen-site [0-9]+\r?\n")
-INPUTS = ("matches", "content", "templates", "pyproject.toml")
-STANDINGS_HEADER = b"rank,player,rating,games"
-
-
-class UnsafePath(ValueError):
-    pass
-
-
-# --- which folder may be replaced --------------------------------------------------------------
-
-def has_marker(folder: Path) -> bool:
-    """``folder/.sitegen-site`` is a regular file (not a link) that starts with the marker line."""
-    try:
-        fd = os.open(folder / MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return False
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return False
-            return bool(_MARKER_LINE.fullmatch(fh.readline(64)))
-    except OSError:
-        return False
-
-
-def old_site_signature(folder: Path) -> bool:
-    """A site written by sitegen before the marker existed.
-
-    Accepted so that an existing ``_site`` does not stop the first build after an upgrade
-    (that build adds the marker). The signature is conservative: ``index.html`` and
-    ``assets/site.css`` as files, and at least one ``data/LEAGUE/standings.csv`` whose first
-    line is sitegen's own header (docs/auditors). A hand-made site has no reason to
-    hold that file; an old sitegen site without any league lacks it and is refused with the
-    rest (its message says to remove the folder once).
-    """
-    try:
-        if not ((folder / "index.html").is_file() and (folder / "assets" / "site.css").is_file()):
-            return False
-        data = folder / "data"
-        if data.is_symlink() or not data.is_dir():
-            return False
-        for league in sorted(data.iterdir()):
-            standings = league / "standings.csv"
-            if league.is_symlink() or standings.is_symlink() or not standings.is_file():
-                continue
-            with open(standings, "rb") as fh:
-                header = fh.readline(256).rstrip(b"\r\n")
-            if header == STANDINGS_HEADER or header.startswith(STANDINGS_HEADER + b","):
-                return True
-    except OSError:
-        return False
-    return False
-
-
-def is_sitegen_site(folder: Path) -> bool:
-    """A real folder (not a link) holding the marker, or an older sitegen site by its signature."""
-    return folder.is_dir() and not folder.is_symlink() and (has_marker(folder) or old_site_signature(folder))
-
-
-def _is_git_dir(path: Path) -> bool:
-    """A git repository's own folder (``.git`` or a bare repository): HEAD, objects/ and refs/."""
-    try:
-        return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
-    except OSError:
-        return False
-
-
-def _git_inside(folder: Path) -> Path | None:
-    """The first ``.git`` (folder, file or link) anywhere under ``folder``; links are not followed."""
-    pending = [folder]
-    while pending:
-        current = pending.pop()
-        try:
-            with os.scandir(current) as it:
-                entries = list(it)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name == ".git":
-                return Path(entry.path)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(Path(entry.path))
-            except OSError:
-                pass
-    return None
-
-
-def _is_empty(folder: Path) -> bool:
-    with os.scandir(folder) as it:
-        return next(iter(it), None) is None
-
-
-def _holds(outer: Path, inner: Path) -> bool:
-    return inner == outer or inner.is_relative_to(outer)
-
-
-def _here() -> tuple[Path | None, Path | None]:
-    """The home folder and the current folder, where they can be known."""
-    try:
-        home = Path.home().resolve()
-    except (RuntimeError, KeyError, OSError):
-        home = None
-    try:
-        cwd = Path.cwd().resolve()
-    except OSError:
-        cwd = None
-    return home, cwd
-
-
-def output_problem(root: Path, out: Path) -> str | None:
-    """Why ``out`` must not be replaced by a build of ``root``, or None when it may be.
-
-    Both paths are taken as given (``build`` resolves them first). The message says what
-    the folder is and what to pass instead.
-    """
-    new_folder = f"--out with a new or empty folder, such as {root / '_site'}"
-    if out == root / "_site":
-        new_folder = "--out with a new or empty folder"
-    for path in (out, *out.parents):
-        if path.name == ".git" or _is_git_dir(path):
-            what = "a git repository's own folder" if path == out else f"inside a git repository's own folder ({path})"
-            return (f"the output folder is {what}; sitegen replaces its output folder whole and never "
-                    f"writes into a repository: pass {new_folder}")
-    if _holds(out, root):
-        what = "the site root" if out == root else "a folder holding the site root"
-        return (f"the output folder is {what}: the build would replace the site's own files; "
-                f"pass {new_folder}")
-    for name in INPUTS:
-        if _holds(root / name, out):
-            what = f"the site's {name}" if out == root / name else f"inside the site's {name}"
-            return (f"the output folder is {what}: the build would replace the site's own files; "
-                    f"pass {new_folder}")
-    home, cwd = _here()
-    if home is not None and _holds(out, home):
-        what = "your home folder" if out == home else "a folder holding your home folder"
-        return f"the output folder is {what}; pass {new_folder}"
-    if cwd is not None and _holds(out, cwd):
-        what = "the current folder" if out == cwd else "a folder holding the current folder"
-        return (f"the output folder is {what}: the build replaces it whole, which would pull the folder "
-                f"you are in from under you; pass {new_folder}")
-    if not os.path.lexists(out):
-        return None
-    if out.is_symlink():
-        return f"the output folder is a symbolic link; pass {new_folder}, or the folder it points to"
-    if not out.is_dir():
-        return (f"the output folder is a file, not a folder: sitegen never replaces a file with a site; "
-                f"pass {new_folder}")
-    try:
-        if os.path.lexists(out / ".git"):
-            return (f"the output folder holds a git repository ({out / '.git'}); sitegen replaces its "
-                    f"output folder whole and never deletes a repository: pass {new_folder}")
-        if _is_empty(out):
-            return None
-    except OSError as exc:
-        return f"the output folder cannot be read ({exc.strerror or exc}); pass {new_folder}"
-    if not is_sitegen_site(out):
-        return (f"the output folder is not empty and is not a site sitegen wrote (it has no {MARKER} file): "
-                f"the build replaces the folder whole and would delete what is in it; move those files "
-                f"elsewhere, or pass {new_folder}. A site built by an older sitegen may lack the file: "
-                f"remove that folder once and build again")
-    found = _git_inside(out)
-    if found is not None:
-        return (f"the output folder holds a git repository ({found}); sitegen replaces its output folder "
-                f"whole and never deletes a repository: pass {new_folder}")
-    return None
-
-
-def check_output_folder(root: Path, out: Path) -> None:
-    """Raise InvalidInput (exit 1) when ``out`` must not be replaced by a build of ``root``."""
-    problem = output_problem(root, out)
-    if problem:
-        raise InvalidInput([Problem(str(out), message=problem)])
-
-
-def _replaceable_now(out: Path) -> str | None:
-    """The part of the rule that can change during a build: what is at ``out`` now."""
-    if not os.path.lexists(out):
-        return None
-    if out.is_symlink() or not out.is_dir():
-        return "the output folder was replaced by a file or a link during the build; it was left as it is"
-    try:
-        if os.path.lexists(out / ".git"):
-            return "the output folder gained a git repository during the build; it was left as it is"
-        if _is_empty(out) or is_sitegen_site(out):
-            return None
-    except OSError as exc:
-        return f"the output folder cannot be read ({exc.strerror or exc}); it was left as it is"
-    return ("the output folder gained files sitegen did not write during the build (it has no "
-            f"{MARKER} file); it was left as it is")
-
+from sitegen.output.outfolder import (  # noqa: F401  (the output folder's rule, as write.py's own)
+    INPUTS, MARKER, MARKER_FIRST_LINE, MARKER_TEXT, STANDINGS_HEADER, UnsafePath, _is_empty,
+    _replaceable_now, check_output_folder, has_marker, is_sitegen_site, old_site_signature,
+    output_problem)
 
 # --- the atomic swap ---------------------------------------------------------------------------
 
@@ -325,6 +133,39 @@ def _lock(path: Path) -> int | None:
 def _unlock(fd: int | None) -> None:
     if fd is not None:
         os.close(fd)    # closing the last descriptor drops the flock
+
+
+# Files of a new site from which the old one is removed by a process of its own.
+REMOVED_BESIDE = 5000
+
+
+def _remove_beside(folder: Path, lock: int) -> bool:
+    """Remove ``folder`` in a process that outlives this one and holds ``lock`` (its flock)
+    until done; False where no process can be started (then the caller removes it).
+
+    The remover is forked twice, so that no process is left for this one to wait for, and
+    keeps no descriptor of this one's but the lock: a pipe it held open (``sitegen build |
+    tee``, a test runner's) would wait for it."""
+    if not hasattr(os, "fork"):
+        return False
+    try:
+        pid = os.fork()
+    except OSError:
+        return False
+    if pid == 0:
+        try:
+            if os.fork() == 0:
+                os.setsid()
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.closerange(3, lock)
+                os.closerange(lock + 1, 1 << 16)
+                shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    return True
 
 
 def staging_folders(out: Path) -> list[Path]:
@@ -579,9 +420,11 @@ class Output:
                         os.rename(old, self.out)    # the old site back where it was
                         raise
                     self._release()
-                shutil.rmtree(old, ignore_errors=True)
+                if not (len(self.sizes) >= REMOVED_BESIDE and old_lock is not None
+                        and _remove_beside(old, old_lock)):
+                    shutil.rmtree(old, ignore_errors=True)
             finally:
-                _unlock(old_lock)
+                _unlock(old_lock)       # the remover, if any, holds the lock on
         remove_debris(self.out)
 
     def _release(self) -> None:
