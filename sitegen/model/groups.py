@@ -52,18 +52,20 @@ def _folder(name: str) -> str:
     return "/".join(slugify(part, max_length=64) or "file" for part in name.split("/"))
 
 
-def group_matches(views: list[MatchView], base: str, per_part: int | None = None) -> list[MatchGroup]:
+def group_matches(views: list[MatchView], base: str, per_part: int | None = None,
+                  sizes: list[int] | None = None) -> list[MatchGroup]:
     """Assign every match its page (``view.page``; ``view.url`` is its anchor there).
 
     Pages come in order of each file's first match in history; within a page, matches
     keep history order. Folder names that clash (two files slugging alike, or a file
     "x/2.toml" beside part 2 of "x.toml") take "-2", "-3" in that same order. A part holds
-    up to ``per_part`` matches (default ``MATCHES_PER_PART``) and ``LINES_PER_PART`` lines.
+    up to ``per_part`` matches (default ``MATCHES_PER_PART``) and ``LINES_PER_PART`` lines;
+    ``sizes``, where given, are each view's lines counted (views.LineColumns).
     """
     per_part = per_part or MATCHES_PER_PART
-    by_file: dict[str, list[MatchView]] = {}
-    for v in views:
-        by_file.setdefault(v.match.file, []).append(v)
+    by_file: dict[str, list[tuple[MatchView, int]]] = {}
+    for v, n in zip(views, sizes if sizes is not None else map(len, (v.lines for v in views))):
+        by_file.setdefault(v.match.file, []).append((v, n))
     # Where no id needs escaping (one search over them all), an anchor is "m-" and the id.
     plain = _UNSAFE.search("".join([v.match.id for v in views])) is None
     groups: list[MatchGroup] = []
@@ -72,8 +74,7 @@ def group_matches(views: list[MatchView], base: str, per_part: int | None = None
         part: list[MatchView] = []
         parts = [part]
         lines = 0
-        for v in members:
-            n = len(v.lines)
+        for v, n in members:
             if part and (len(part) >= per_part or lines + n > LINES_PER_PART):
                 part = []
                 parts.append(part)

@@ -366,7 +366,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     views: list[MatchView] = []
     games_of = {name: Games(views) for name in players}
     headline, outcome = system.headline, system.outcome
-    has_teams = weighted = False
+    weighted = False
     # Every line's result, gathered match by match; counted by player with numpy after the loop.
     results: list[str | None] = []
     for k, (m, lines, event_key, event_matches) in enumerate(made):
@@ -381,10 +381,14 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         # A line's player, result and team are its match's (model/lines.py): read from the match.
         n = len(m.players)
         results += map(outcome, repeat(m, n), range(n))
-        if not has_teams:
-            has_teams = any(entry.get("team") is not None for entry in m.entries)
 
     matches = rated.league.matches
+    # A team game has a team in each entry; the matches share their entries (load/validate.py),
+    # so each distinct one is looked at once.
+    entries = dict(zip(map(id, chain.from_iterable(m.entries for m in matches)),
+                       chain.from_iterable(m.entries for m in matches)))
+    has_teams = any(entry.get("team") is not None for entry in entries.values())
+    del entries
     sizes = np.fromiter(map(len, (m.players for m in matches)), dtype=np.int64, count=len(matches))
     number = {name: i for i, name in enumerate(players)}
     codes = np.fromiter(map(number.__getitem__, chain.from_iterable(m.players for m in matches)),
@@ -410,7 +414,8 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             _extremes(p)
 
     # scale.matches_per_part, without counting the league's appearances again.
-    groups = group_matches(views, base, scale.MATCHES_PER_PART if make.big else None)  # sets every view's url
+    groups = group_matches(views, base, scale.MATCHES_PER_PART if make.big else None,
+                           sizes.tolist())      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
