@@ -18,21 +18,23 @@ baselines, each scored on the same pairs by the same functions (accuracy.summari
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from sitegen.model.accuracy import (
     COIN_FLIP, HEADER, Accuracy, CalibrationBin, Prediction, accuracy, bins_of, predicts, rows_of,
 )
+from sitegen.load.cache import Cache
 from sitegen.load.config import LeagueConfig
-from sitegen.model.history import RatedLeague, rate_league
+from sitegen.model.history import RatedLeague, one_event_per_match, rate_league
 from sitegen.model.scoring import Calibration, PlainElo, Summary, pair_arrays
 from sitegen.rating.base import RatingDiverged, expected
 from sitegen.rating.elo import new_ratings
+from sitegen.rating.events import EventTable
 from sitegen.load.validate import League
 
 if TYPE_CHECKING:
@@ -123,15 +125,54 @@ class Scores:
 SCORES = "scores"       # RatedLeague.cache key
 
 
+@dataclass(slots=True)
+class ScoreSums:
+    """The running sums of ``league_scores`` after the league's first ``matches`` matches, to
+    carry on from: each added to in history order, so that the sums carried on are, bit for
+    bit, the sums of every match at once."""
+
+    matches: int
+    own: Summary
+    coin: Summary
+    calibration: Calibration
+    plain: Summary | None                     # plain Elo's, with its ratings by name
+    plain_ratings: dict[str, float] | None
+
+
 def league_scores(rated: RatedLeague) -> Scores:
     """The league's predictions made once and scored for accuracy.csv and the accuracy page
     together (a battle royale's are tens of millions of pairs); kept in ``rated.cache``."""
     cached = rated.cache.get(SCORES)
     if cached is not None:
         return cached
-    own, coin, sums = Summary(), Summary(), Calibration()
-    plain = PlainElo(PLAIN_K, PLAIN_INITIAL) if uses_defaults(rated.league.config) else None
-    for pairs in pair_arrays(rated.league.config.system, rated.league.matches, rated.events):
+    return scores_from(rated, None)[0]
+
+
+def resumable(rated: RatedLeague) -> bool:
+    """Whether the league's predictions of its matches from some position on are those of its
+    events from there on: one event per match, held as columns (every system but glicko2)."""
+    events = one_event_per_match(rated)
+    return events is not None and type(events) is EventTable
+
+
+def scores_from(rated: RatedLeague, before: ScoreSums | None) -> tuple[Scores, ScoreSums]:
+    """``league_scores``, its sums taken up where ``before`` (of the league's first matches, as
+    the build before left them; ``resumable`` leagues only) left them, and the sums after every
+    match. ``before`` is added to, not copied."""
+    matches, events = rated.league.matches, rated.events
+    config = rated.league.config
+    plain_elo = uses_defaults(config)
+    if (before is None or not resumable(rated) or (before.plain is not None) != plain_elo
+            or not 0 < before.matches <= len(matches)):
+        before = ScoreSums(0, Summary(), Summary(), Calibration(), Summary() if plain_elo else None,
+                           {} if plain_elo else None)
+    start = before.matches
+    if start:
+        events = cast(EventTable, events).tail(start)
+        matches = matches[start:]
+    own, coin, sums = before.own, before.coin, before.calibration
+    plain = PlainElo(PLAIN_K, PLAIN_INITIAL, before.plain_ratings, before.plain) if plain_elo else None
+    for pairs in pair_arrays(config.system, matches, events) if matches else ():
         own.add(pairs.year, pairs.expected, pairs.score)
         coin.add(pairs.year, np.full(len(pairs), COIN_FLIP), pairs.score)
         sums.add(pairs)
@@ -140,7 +181,34 @@ def league_scores(rated: RatedLeague) -> Scores:
     scores = Scores(tuple(rows_of(own)), tuple(rows_of(coin)),
                     tuple(rows_of(plain.finish())) if plain is not None else None, tuple(bins_of(sums)))
     rated.cache[SCORES] = scores
-    return scores
+    after = ScoreSums(len(rated.league.matches), own, coin, sums, plain.summary if plain is not None else None,
+                      plain.held() if plain is not None else None)
+    return scores, after
+
+
+def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
+                   ) -> Callable[[RatedLeague], Comparison | None]:
+    """``compare`` through the build cache (load/cache.py), as honest.cached_bootstrap resamples:
+    the sums of ``league_scores`` as they stood after the last build's matches are kept by the
+    league's slug with the history's prefix identity there (``keys[slug]``: output/memo.py), and
+    where that history is the start of this one (matches appended, or none), only the matches
+    that follow are predicted and added to them."""
+    def run(rated: RatedLeague) -> Comparison | None:
+        slug = rated.league.config.slug
+        found = keys.get(slug)
+        if found is not None and predicts(rated) and resumable(rated):
+            prefixes = found[1]
+            kept = cache.get("scores", slug)
+            before = None
+            if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], ScoreSums):
+                upto = kept[1].matches
+                if 0 < upto <= len(prefixes) and int(prefixes[upto - 1]) == kept[0]:
+                    before = kept[1]
+            _, after = scores_from(rated, before)
+            if len(prefixes):
+                cache.put("scores", slug, (int(prefixes[-1]), after))
+        return compare(rated)
+    return run
 
 
 def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:

@@ -16,7 +16,7 @@ from sitegen.rating import collector
 from sitegen.model.career import LeagueCareers
 from sitegen.model.board import build_board
 from sitegen.output import preview
-from sitegen.model.baselines import compare
+from sitegen.model.baselines import cached_compare, compare
 from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec
 from sitegen.load.config import base_url_problem, normalize_base_url
 from sitegen.output.content import ContentPage, render_pages
@@ -127,7 +127,9 @@ class Beside:
         # With the build cache, a league whose input did not change is not resampled again.
         resample = cached_bootstrap(cache, keys or {}) if cache is not None else bootstrap
         self.intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
-        self.comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
+        # And the predictions of the matches the last build scored are not scored again.
+        judge = cached_compare(cache, keys or {}) if cache is not None else compare
+        self.comparisons = Background(lambda: {r.league.config.slug: judge(r) for r in rated})
 
     def close(self) -> None:
         """Stops every job, done or not (a build that fails does not wait for them)."""
