@@ -186,27 +186,37 @@ def scores_from(rated: RatedLeague, before: ScoreSums | None) -> tuple[Scores, S
     return scores, after
 
 
-def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
-                   ) -> Callable[[RatedLeague], Comparison | None]:
-    """``compare`` through the build cache (load/cache.py), as honest.cached_bootstrap resamples:
-    the sums of ``league_scores`` as they stood after the last build's matches are kept by the
-    league's slug with the history's prefix identity there (``keys[slug]``: output/memo.py), and
-    where that history is the start of this one (matches appended, or none), only the matches
-    that follow are predicted and added to them."""
-    def run(rated: RatedLeague) -> Comparison | None:
+def cached_scores(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]) -> Callable[[RatedLeague], None]:
+    """``league_scores`` through the build cache (load/cache.py), as honest.cached_bootstrap
+    resamples: the sums as they stood after the last build's matches are kept by the league's
+    slug with the history's prefix identity there (``keys[slug]``: output/memo.py), and where
+    that history is the start of this one (matches appended, or none), only the matches that
+    follow are predicted and added to them. The scores are left in ``rated.cache``."""
+    def run(rated: RatedLeague) -> None:
         slug = rated.league.config.slug
         found = keys.get(slug)
-        if found is not None and predicts(rated) and resumable(rated):
-            prefixes = found[1]
-            kept = cache.get("scores", slug)
-            before = None
-            if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], ScoreSums):
-                upto = kept[1].matches
-                if 0 < upto <= len(prefixes) and int(prefixes[upto - 1]) == kept[0]:
-                    before = kept[1]
-            _, after = scores_from(rated, before)
-            if len(prefixes):
-                cache.put("scores", slug, (int(prefixes[-1]), after))
+        if found is None or SCORES in rated.cache or not predicts(rated) or not resumable(rated):
+            return
+        prefixes = found[1]
+        kept = cache.get("scores", slug)
+        before = None
+        if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], ScoreSums):
+            upto = kept[1].matches
+            if 0 < upto <= len(prefixes) and int(prefixes[upto - 1]) == kept[0]:
+                before = kept[1]
+        _, after = scores_from(rated, before)
+        if len(prefixes):
+            cache.put("scores", slug, (int(prefixes[-1]), after))
+    return run
+
+
+def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
+                   ) -> Callable[[RatedLeague], Comparison | None]:
+    """``compare``, its league's scores carried on from the last build's (``cached_scores``)."""
+    scores = cached_scores(cache, keys)
+
+    def run(rated: RatedLeague) -> Comparison | None:
+        scores(rated)
         return compare(rated)
     return run
 
