@@ -59,16 +59,9 @@ HELD_LINES = 400_000
 MATCHES_PER_PART = 500
 
 
-APPEARANCES = "appearances"         # RatedLeague.cache key
-
-
 def appearances(rated: RatedLeague) -> int:
-    """Rows of the league's changes.csv before periods: a player in a match, for every match.
-    Counted once per league (a million matches are asked about by every page and data file)."""
-    count = rated.cache.get(APPEARANCES)
-    if count is None:
-        count = rated.cache[APPEARANCES] = sum(len(m.players) for m in rated.league.matches)
-    return count
+    """Rows of the league's changes.csv before periods: a player in a match, for every match."""
+    return sum(len(m.players) for m in rated.league.matches)
 
 
 def is_big(rated: RatedLeague) -> bool:

@@ -119,12 +119,12 @@ def last_positions(lv: LeagueView) -> list[int]:
 
 def search_keys(root: Any, leagues: list[LeagueView], memo: PageMemo,
                 lasts: Mapping[str, list[int]]) -> dict[str, list[tuple[Any, ...]]]:
-    """The key of each match-file page's search record in a big league whose pages are kept: what
-    the page's key (below) holds of its matches, which is all its record shows."""
+    """The key of each match-file page's search record (a big league's) where the league's pages
+    are kept: what the page's key (below) holds of its matches, which is all its record shows."""
     keys: dict[str, list[tuple[Any, ...]]] = {}
     for lv in leagues:
         prefixes = memo.league_prefixes(root, lv.rated)
-        if prefixes is None or not is_big(lv.rated):
+        if prefixes is None:
             continue
         keys[lv.config.slug] = [(g.url, g.name, g.file, g.part, tuple(g.parts), len(g.matches), int(prefixes[k]))
                                 for g, k in zip(lv.groups, lasts[lv.config.slug])]
