@@ -60,6 +60,27 @@ def test_big_leagues_kept_index_is_a_cold_build_s(site: Path, tmp_path: Path, mo
     assert_same_as_cold(site, out, tmp_path)
 
 
+@pytest.mark.parametrize("big", [False, True])
+def test_words_patched_whatever_moved_are_a_cold_build_s(site: Path, tmp_path: Path, monkeypatch, big) -> None:
+    """The words patched however many records changed or moved (records added, taken away,
+    renumbered), not listed again past searchkept.REDO_SHARE: the same files."""
+    monkeypatch.setattr(searchkept, "REDO_SHARE", 0)
+    if big:
+        monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)
+    out = tmp_path / "out"
+    build(site, out)
+    first = {p: p.read_bytes() for p in site.rglob("*.toml")}
+    for edit, leagues in ((append_copy, ("ladder",)), (swap_first_two, LEAGUES), (edit_notes, ("duel", "royale"))):
+        for league in leagues:
+            edit(site, league)
+        build(site, out)
+        assert_same_as_cold(site, out, tmp_path)
+    for path, data in first.items():
+        path.write_bytes(data)
+    build(site, out)
+    assert_same_as_cold(site, out, tmp_path)
+
+
 def test_an_appended_match_makes_only_its_page_s_record(site: Path, tmp_path: Path, monkeypatch, here) -> None:
     monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)
     made: list[str] = []

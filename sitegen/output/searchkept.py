@@ -59,17 +59,18 @@ def _split(joined: str) -> list[str]:
     return joined.split("\n") if joined else []
 
 
-def _word_json(word: str) -> bytes:
-    return json.dumps(word, ensure_ascii=False).encode("utf-8")
+# What json.dumps(..., ensure_ascii=False) writes a string as, a dict's keys too (search._json);
+# an int it writes as its repr.
+_string = json.encoder.encode_basestring
 
 
 def _entry(word: str, numbers: list[int]) -> bytes:
     """A word's entry of its shard file as ``json.dumps`` writes it in the dict (search._json)."""
-    return _word_json(word) + b":" + _json(_deltas(numbers))
+    return f"{_string(word)}:[{','.join(map(str, _deltas(numbers)))}]".encode("utf-8")
 
 
 def _numbers(word: str, entry: bytes) -> list[int]:
-    return list(accumulate(json.loads(entry[len(_word_json(word)) + 1:])))
+    return list(accumulate(json.loads(entry[len(_string(word).encode("utf-8")) + 1:])))
 
 
 def _entries(lv: LeagueView, keys: list[PageKey] | None
