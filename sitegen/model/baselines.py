@@ -197,17 +197,20 @@ def cached_scores(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None
         found = keys.get(slug)
         if found is None or SCORES in rated.cache or not predicts(rated) or not resumable(rated):
             return
-        prefixes = found[1]
-        kept = cache.get("scores", slug)
-        before = None
-        if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], ScoreSums):
-            upto = kept[1].matches
-            if 0 < upto <= len(prefixes) and int(prefixes[upto - 1]) == kept[0]:
-                before = kept[1]
-        _, after = scores_from(rated, before)
-        if len(prefixes):
-            cache.put("scores", slug, (int(prefixes[-1]), after))
+        _, after = scores_from(rated, _kept(cache, "scores", slug, found[1], ScoreSums))
+        if len(found[1]):
+            cache.put("scores", slug, (int(found[1][-1]), after))
     return run
+
+
+def _kept(cache: Cache, kind: str, slug: str, prefixes: np.ndarray, cls: type) -> Any:
+    """What the build before kept of the league's first matches, where they are this history's first."""
+    kept = cache.get(kind, slug)
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], cls):
+        state: Any = kept[1]
+        if 0 < state.matches <= len(prefixes) and int(prefixes[state.matches - 1]) == kept[0]:
+            return state
+    return None
 
 
 def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
@@ -217,7 +220,17 @@ def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | Non
 
     def run(rated: RatedLeague) -> Comparison | None:
         scores(rated)
-        return compare(rated)
+        slug = rated.league.config.slug
+        found = keys.get(slug)
+        default = None
+        # The replay with the defaults, carried on likewise (a league of its own kind: "default").
+        if found is not None and predicts(rated) and resumable(rated) and not uses_defaults(rated.league.config):
+            made = default_from(rated, _kept(cache, "default", slug, found[1], DefaultReplay))
+            if made is not None:
+                default, after = made
+                if len(found[1]):
+                    cache.put("default", slug, (int(found[1][-1]), after))
+        return compare(rated, default)
     return run
 
 
@@ -226,25 +239,71 @@ def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
     return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in league_scores(rated).own]
 
 
-def compare(rated: RatedLeague) -> Comparison | None:
-    """The league's predictions beside both baselines; None for a system that predicts nothing."""
+DEFAULT_LABEL = "Default parameters"
+
+
+def compare(rated: RatedLeague, default: Model | None = None) -> Comparison | None:
+    """The league's predictions beside both baselines; None for a system that predicts nothing.
+    ``default``: the replay with the default parameters, scored already (``default_from``)."""
     if not predicts(rated):
         return None
-    config = rated.league.config
     scores = league_scores(rated)
     models = [Model("league", "These ratings", scores.own)]
     same = scores.plain_elo is not None
     if scores.plain_elo is not None:
         models.append(Model("plain-elo", f"Plain Elo, K = {PLAIN_K}", scores.plain_elo))
     else:
-        try:
-            default = replay(rated.league, default_params(config))
-        except RatingDiverged as exc:
-            models.append(Model("default", "Default parameters", (), exc.event))
-        else:
-            models.append(Model("default", "Default parameters", tuple(accuracy(default))))
+        models.append(default if default is not None else default_model(rated))
     models.append(Model("coin-flip", "Coin flip", scores.coin_flip))
     return Comparison(tuple(models), scores.calibration, same, curator_sweep(rated))
+
+
+def default_model(rated: RatedLeague) -> Model:
+    """The league's matches replayed with the default parameters, scored."""
+    try:
+        default = replay(rated.league, default_params(rated.league.config))
+    except RatingDiverged as exc:
+        return Model("default", DEFAULT_LABEL, (), exc.event)
+    return Model("default", DEFAULT_LABEL, tuple(accuracy(default)))
+
+
+@dataclass(slots=True)
+class DefaultReplay:
+    """The replay with the default parameters after the league's first ``matches`` matches: its
+    predictions' sums, and the system's replay to carry on from, or where it ran away."""
+
+    matches: int
+    summary: Summary
+    state: Any
+    diverged: str | None = None
+
+
+def default_from(rated: RatedLeague, before: DefaultReplay | None) -> tuple[Model, DefaultReplay] | None:
+    """``default_model``, the replay and its sums taken up where ``before`` (of the league's first
+    matches) left them, and the replay after every match; None where the system cannot take a
+    replay up (only elo's ``expected_from`` can: one prediction a match, its first listed
+    player's). A replay that ran away before stays so: it stops at the same match."""
+    config = rated.league.config
+    system = with_params(config, default_params(config)).system
+    resume = getattr(system, "expected_from", None)
+    if resume is None:
+        return None
+    matches = rated.league.matches
+    if before is None or not 0 < before.matches <= len(matches):
+        before = DefaultReplay(0, Summary(), None)
+    after = before
+    if before.diverged is None and before.matches < len(matches):
+        try:
+            e, s, state = resume(matches, before.state)
+        except RatingDiverged as exc:
+            after = DefaultReplay(len(matches), before.summary, None, exc.event)
+        else:
+            tail = matches[before.matches:]
+            before.summary.add(np.fromiter((m.played.year for m in tail), dtype=np.int64, count=len(tail)), e, s)
+            after = DefaultReplay(len(matches), before.summary, state)
+    if after.diverged is not None:
+        return Model("default", DEFAULT_LABEL, (), after.diverged), after
+    return Model("default", DEFAULT_LABEL, tuple(rows_of(after.summary))), after
 
 
 def curator_sweep(rated: RatedLeague) -> "Sweep | None":
