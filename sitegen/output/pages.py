@@ -199,8 +199,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     leagues = [league_view(r, site.roster) for r in rated]
     collector.hold(leagues)
     freeze()
-    # Where a league's pages are kept (output/memo.py), the positions of its match-file pages'
-    # last matches, whose prefixes key those pages and their search records.
+    # Which leagues are big, told once here (a count over every match) for the pages and the
+    # search index alike; and where a league's pages are kept (output/memo.py), the positions
+    # of its match-file pages' last matches, whose prefixes key those pages and their search records.
+    big = {lv.config.slug: is_big(lv.rated) for lv in leagues}
     lasts: dict[str, list[int]] = {}
     if memo is not None:
         for lv in leagues:
@@ -210,7 +212,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # the index the build before left in the cache where there is one (output/searchkept.py).
     if memo is not None and memo.cache is not None:
         store, keys = memo.cache, search_keys(site.root, leagues, memo, lasts)
-        search = Background(lambda: output.journaled(lambda: write_kept_index(leagues, output, store, keys)))
+        search = Background(lambda: output.journaled(lambda: write_kept_index(leagues, output, store, keys, big)))
     else:
         search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))
     children.append(search)
@@ -344,7 +346,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         comparison = comparisons.result()[lv.config.slug]
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
-        compact = is_big(lv.rated)      # a big league's output is smaller (model/scale.py)
+        compact = big[lv.config.slug]      # a big league's output is smaller (model/scale.py)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals, compact=compact,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),

@@ -73,14 +73,15 @@ def _numbers(word: str, entry: bytes) -> list[int]:
     return list(accumulate(json.loads(entry[len(_string(word).encode("utf-8")) + 1:])))
 
 
-def _entries(lv: LeagueView, keys: list[PageKey] | None
+def _entries(lv: LeagueView, keys: list[PageKey] | None, big: bool
              ) -> Iterator[tuple[str, Any, Callable[[], Record] | Record]]:
     """A league's records in number order (search.records): (kind, ident, the record or what
-    makes it). The ident of a match-file page is its key, of any other record its values."""
+    makes it). The ident of a match-file page is its key, of any other record its values.
+    ``big``: model/scale.is_big of the league."""
     for kind, make in zip(KINDS[:2], (league_records, player_records)):
         for r in make(lv):
             yield kind, _values(r), r
-    if not is_big(lv.rated):
+    if not big:
         for r in match_records(lv):
             yield "match", _values(r), r
         return
@@ -150,9 +151,10 @@ def _patched(old: IndexState, words: list[str], changed: list[int]) -> dict[str,
 
 
 def write_kept_index(leagues: Iterable[LeagueView], output: Output, cache: Cache,
-                     page_keys: Mapping[str, list[PageKey]]) -> IndexStats:
+                     page_keys: Mapping[str, list[PageKey]], big: Mapping[str, bool] | None = None) -> IndexStats:
     """search.write_search_index, the same files, from the index the build before kept in
-    ``cache``; ``page_keys[slug]``: the keys of a big league's match-file pages, in order."""
+    ``cache``; ``page_keys[slug]``: the keys of a big league's match-file pages, in order;
+    ``big[slug]``: whether the league is big, where it is known already."""
     started = time.perf_counter()
     stats = IndexStats()
 
@@ -169,7 +171,9 @@ def write_kept_index(leagues: Iterable[LeagueView], output: Output, cache: Cache
     listed = []
     for lv in leagues:
         ranges: dict[str, list[int]] = {}
-        for kind, ident, made in _entries(lv, page_keys.get(lv.config.slug)):
+        slug = lv.config.slug
+        large = big[slug] if big is not None and slug in big else is_big(lv.rated)
+        for kind, ident, made in _entries(lv, page_keys.get(slug), large):
             number = len(idents)
             if old is not None and number < len(old.idents) and old.idents[number] == ident:
                 rows.append(old.rows[number])
