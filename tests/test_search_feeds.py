@@ -517,17 +517,18 @@ def test_spilled_runs_merge_to_the_same_index(monkeypatch, tmp_path, built):
 
 
 def test_failed_search_index_leaves_the_old_output(monkeypatch, tmp_path, built):
-    from sitegen.output import search
+    from sitegen.output import search, searchkept
 
     out = tmp_path / "site"
     shutil.copytree(built["plain"], out)
     before = tree_snapshot(out)
 
-    def broken(self):
+    def broken(*args):
         raise search.SearchIndexError("no room left")
-        yield
 
     monkeypatch.setattr(search._Words, "merged", broken)
+    # Or patched from the index the last build left in the cache (output/searchkept.py).
+    monkeypatch.setattr(searchkept, "_patched", broken)
     with pytest.raises(InvalidInput) as info:
         build(FIXTURE, out)
     [problem] = info.value.problems

@@ -12,7 +12,7 @@ byte for byte what a build without it writes.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,14 +91,18 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
 
 
 def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output,
-               grown: Mapping[str, tuple[str, int]] | None = None) -> None:
+               grown: Mapping[str, tuple[str, int]] | None = None,
+               scores: Callable[[RatedLeague], None] | None = None) -> None:
     """Add every league's data/<league>/ files (model/ledger.py). ``grown`` names the leagues
     whose changes.csv is the published one and the rows that follow (output/memo.py): the
-    published file's path and its rows."""
+    published file's path and its rows. ``scores`` works out a league's scores (accuracy.csv)
+    first, from the build before's where it can (baselines.cached_scores)."""
     from sitegen.model.ledger import league_files
     grown = grown or {}
     for league in rated:
         slug = league.league.config.slug
+        if scores is not None:
+            scores(league)
         published, rows = grown.get(slug, ("", 0))
         for name, content in league_files(league, prov, roster, changes_after=rows):
             if isinstance(content, (str, bytes)):
@@ -140,6 +144,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     The command's progress (sitegen/commands/progress.py) hears of each stage; by default nothing is shown.
     """
     from sitegen.load import provenance
+    from sitegen.model.baselines import cached_scores
     from sitegen.output.pages import Beside, render_site, site_base_url
     from sitegen.model.predict import player_states, predicts
     from sitegen.model.table import release_ledger_frame
@@ -173,8 +178,10 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             # each league's history identity also keys its bootstrap intervals (model/honest.py).
             memo = None if store is None else PageMemo(
                 store, out, site_key(site, site_base_url(site.settings.base_url, base_url), prov.repo_url))
-            beside.rated(rated, store, {} if memo is None else
-                         {league.league.config.slug: memo.bootstrap_key(root, league) for league in rated})
+            keys = {} if memo is None else {league.league.config.slug: memo.bootstrap_key(root, league)
+                                            for league in rated}
+            beside.rated(rated, store, keys)
+            scores = None if store is None else cached_scores(store, keys)
             # Each league's predictor states (model/predict.py) are made here, once: the data
             # files' process and this one both read them, and a process forked after them shares
             # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made
@@ -194,7 +201,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 # the pages: they need nothing the pages make. What it works out on the way
                 # (the scores, the pools) the pages work out again, at less cost than waiting.
                 data = Background(lambda: output.journaled(
-                    lambda: data_files(rated, prov, site.roster, output, grown)))
+                    lambda: data_files(rated, prov, site.roster, output, grown, scores)))
                 # The frames are the data files' process's: where it could not be forked and
                 # made them here, they go, so the page workers do not carry a 200 MB frame.
                 for league in rated:

@@ -4,8 +4,11 @@ a small edit redoes only what the edit touched.
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
 (load/site.py); a match file's checked matches, keyed by its text and the league's other
 inputs (load/validate.py); its matches' identities (load/blocks.py); a league's bootstrap
-intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); and for
-each output folder, the keys of the pages and files the last build wrote there (output/memo.py).
+intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); by league,
+the bootstrap's replays, the accuracy sums and the replay with the default parameters as the
+last build left them, to carry on from (model/honest.py, model/baselines.py); the search index,
+record by record (output/searchkept.py); and for each output folder, the keys of the pages and
+files the last build wrote there (output/memo.py).
 Every key also covers sitegen's own code (``code_digest``: every source and template file of the
 package), so an upgraded or edited sitegen never reads what an older one wrote.
 

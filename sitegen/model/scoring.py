@@ -224,18 +224,26 @@ class PlainElo:
     """The plain-Elo baseline's predictions of runs of pairs, scored as they come.
 
     A match may continue into the next run: the last match of a run waits for the next one.
+    ``known``: the ratings by name where earlier matches left them (``held``), to carry on from;
+    a run's names are then those of the matches that follow, indexed anew.
     """
 
-    def __init__(self, k: float, initial: float) -> None:
+    def __init__(self, k: float, initial: float, known: dict[str, float] | None = None,
+                 summary: Summary | None = None) -> None:
         self.k = float(k)
         self.initial = float(initial)
         self.ratings = np.zeros(0)
-        self.summary = Summary()
+        self.summary = summary if summary is not None else Summary()
         self.waiting: tuple[np.ndarray, ...] | None = None
+        self.known = known if known is not None else {}
+        self.names: tuple[str, ...] = ()
 
     def add(self, pairs: PairArrays) -> None:
         if len(pairs.names) > len(self.ratings):
-            self.ratings = np.concatenate([self.ratings, np.full(len(pairs.names) - len(self.ratings), self.initial)])
+            new = pairs.names[len(self.ratings):]
+            self.ratings = np.concatenate([self.ratings, np.array([self.known.get(n, self.initial) for n in new],
+                                                                  dtype=np.float64)])
+        self.names = pairs.names
         cols: tuple[Any, ...] = (pairs.year, pairs.score, pairs.a, pairs.b, pairs.match)
         if self.waiting is not None:
             cols = tuple(np.concatenate([w, c]) for w, c in zip(self.waiting, cols))
@@ -250,6 +258,11 @@ class PlainElo:
             self._rate(self.waiting)
             self.waiting = None
         return self.summary
+
+    def held(self) -> dict[str, float]:
+        """Every rating by name once ``finish``ed: ``known`` with the matches added since."""
+        self.known.update(zip(self.names, self.ratings.tolist()))
+        return self.known
 
     def _rate(self, cols: tuple[np.ndarray, ...]) -> None:
         year, score, a, b, match = cols

@@ -16,7 +16,7 @@ from sitegen.rating import collector
 from sitegen.model.career import LeagueCareers
 from sitegen.model.board import build_board
 from sitegen.output import preview
-from sitegen.model.baselines import compare
+from sitegen.model.baselines import cached_compare, compare
 from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec
 from sitegen.load.config import base_url_problem, normalize_base_url
 from sitegen.output.content import ContentPage, render_pages
@@ -35,6 +35,7 @@ from sitegen.output.parallel import Background, Batch
 from sitegen.output.render import environment
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
+from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
 from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key, pool_key
@@ -109,6 +110,27 @@ def site_base_url(configured: str, given: str | None) -> str:
     return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
 
 
+def last_positions(lv: LeagueView) -> list[int]:
+    """The history position of each match-file page's last match, page by page."""
+    wanted = {id(g.matches[-1]) for g in lv.groups}
+    at = {id(m): k for k, m in enumerate(lv.matches) if id(m) in wanted}
+    return [at[id(g.matches[-1])] for g in lv.groups]
+
+
+def search_keys(root: Any, leagues: list[LeagueView], memo: PageMemo,
+                lasts: Mapping[str, list[int]]) -> dict[str, list[tuple[Any, ...]]]:
+    """The key of each match-file page's search record (a big league's) where the league's pages
+    are kept: what the page's key (below) holds of its matches, which is all its record shows."""
+    keys: dict[str, list[tuple[Any, ...]]] = {}
+    for lv in leagues:
+        prefixes = memo.league_prefixes(root, lv.rated)
+        if prefixes is None:
+            continue
+        keys[lv.config.slug] = [(g.url, g.name, g.file, g.part, tuple(g.parts), len(g.matches), int(prefixes[k]))
+                                for g, k in zip(lv.groups, lasts[lv.config.slug])]
+    return keys
+
+
 class Beside:
     """The jobs a build runs in processes of their own beside its main one (output/parallel.py),
     each started as soon as what it needs exists, so that the second core works while this one
@@ -127,7 +149,9 @@ class Beside:
         # With the build cache, a league whose input did not change is not resampled again.
         resample = cached_bootstrap(cache, keys or {}) if cache is not None else bootstrap
         self.intervals = Background(lambda: {r.league.config.slug: resample(r) for r in rated})
-        self.comparisons = Background(lambda: {r.league.config.slug: compare(r) for r in rated})
+        # And the predictions of the matches the last build scored are not scored again.
+        judge = cached_compare(cache, keys or {}) if cache is not None else compare
+        self.comparisons = Background(lambda: {r.league.config.slug: judge(r) for r in rated})
 
     def close(self) -> None:
         """Stops every job, done or not (a build that fails does not wait for them)."""
@@ -175,8 +199,22 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     leagues = [league_view(r, site.roster) for r in rated]
     collector.hold(leagues)
     freeze()
-    # The search index needs only the view models: a second process writes it meanwhile.
-    search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))
+    # Which leagues are big, told once here (a count over every match) for the pages and the
+    # search index alike; and where a league's pages are kept (output/memo.py), the positions
+    # of its match-file pages' last matches, whose prefixes key those pages and their search records.
+    big = {lv.config.slug: is_big(lv.rated) for lv in leagues}
+    lasts: dict[str, list[int]] = {}
+    if memo is not None:
+        for lv in leagues:
+            if memo.league_prefixes(site.root, lv.rated) is not None:
+                lasts[lv.config.slug] = last_positions(lv)
+    # The search index needs only the view models: a second process writes it meanwhile, from
+    # the index the build before left in the cache where there is one (output/searchkept.py).
+    if memo is not None and memo.cache is not None:
+        store, keys = memo.cache, search_keys(site.root, leagues, memo, lasts)
+        search = Background(lambda: output.journaled(lambda: write_kept_index(leagues, output, store, keys, big)))
+    else:
+        search = Background(lambda: output.journaled(lambda: write_search_index(leagues, output)))
     children.append(search)
     content: list[ContentPage] = content_pages.result()
     specs = {p.system: p for p in content if p.system}
@@ -308,7 +346,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         comparison = comparisons.result()[lv.config.slug]
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
-        compact = is_big(lv.rated)      # a big league's output is smaller (model/scale.py)
+        compact = big[lv.config.slug]      # a big league's output is smaller (model/scale.py)
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals, compact=compact,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),
@@ -337,9 +375,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         # every match of a big league (a hundred megabytes at a million).
         at: dict[int, int] = {}
         if prefixes is not None:
-            wanted = {id(g.matches[-1]) for g in groups}
             every = any(not isinstance(pv.games, Games) for pv in lv.leaderboard)
-            at = {id(m): k for k, m in enumerate(lv.matches) if every or id(m) in wanted}
+            at = ({id(m): k for k, m in enumerate(lv.matches)} if every
+                  else {id(g.matches[-1]): k for g, k in zip(groups, lasts[lv.config.slug])})
 
         def shown(group: Any) -> tuple[Any, ...] | None:
             return None if group is None else (group.url, group.name, group.part, len(group.parts))

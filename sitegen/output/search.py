@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
+from sitegen.model.groups import MatchGroup
 from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView
 from sitegen.output.render import fmt_date, fmt_rating
@@ -179,21 +180,26 @@ def group_records(lv: LeagueView) -> Iterable[Record]:
     record per match cost ~135 bytes a match."""
     dates: dict[object, str] = {}
     for g in lv.groups:
-        texts: list[str] = [g.name]
-        for m in g.matches:
-            day = m.match.played.date()
-            date = dates.get(day)
-            if date is None:
-                date = dates[day] = fmt_date(m.match.played)
-            texts += (m.id, date, m.title, *m.match.players)     # its lines' players
-        n = len(g.matches)
-        first, last = fmt_date(g.matches[0].match.played), fmt_date(g.matches[-1].match.played)
-        part = f", part {g.part} of {len(g.parts)}" if len(g.parts) > 1 else ""
-        yield Record(g.url, f"Matches of {g.name}{part}",
-                     f"{first}" + (f" to {last}" if last != first else "")
-                     + f" · {n} match{'es' if n != 1 else ''}: {g.matches[0].id}"
-                     + (f" to {g.matches[-1].id}" if n > 1 else ""),
-                     tuple(texts))
+        yield group_record(g, dates)
+
+
+def group_record(g: MatchGroup, dates: dict[object, str]) -> Record:
+    """A match-file page's record (``group_records``); ``dates`` holds the date texts made so far."""
+    texts: list[str] = [g.name]
+    for m in g.matches:
+        day = m.match.played.date()
+        date = dates.get(day)
+        if date is None:
+            date = dates[day] = fmt_date(m.match.played)
+        texts += (m.id, date, m.title, *m.match.players)     # its lines' players
+    n = len(g.matches)
+    first, last = fmt_date(g.matches[0].match.played), fmt_date(g.matches[-1].match.played)
+    part = f", part {g.part} of {len(g.parts)}" if len(g.parts) > 1 else ""
+    return Record(g.url, f"Matches of {g.name}{part}",
+                  f"{first}" + (f" to {last}" if last != first else "")
+                  + f" · {n} match{'es' if n != 1 else ''}: {g.matches[0].id}"
+                  + (f" to {g.matches[-1].id}" if n > 1 else ""),
+                  tuple(texts))
 
 
 def records(lv: LeagueView) -> Iterator[tuple[str, Record]]:
@@ -216,8 +222,10 @@ class _Words:
         self.runs: list[IO[str]] = []
 
     def add(self, number: int, texts: Iterable[str]) -> None:
+        self.add_words(number, record_words(texts))      # each word once per record
+
+    def add_words(self, number: int, found: list[str]) -> None:
         held = self.held
-        found = record_words(texts)      # each word once per record
         for word in found:
             numbers = held.get(word)
             if numbers is None:
@@ -270,6 +278,11 @@ def _deltas(numbers: list[int]) -> list[int]:
     return [n - p for n, p in zip(numbers, [0, *numbers[:-1]])]
 
 
+def manifest(records: int, keys: list[str], listed: list[dict]) -> bytes:
+    return _json({"format": FORMAT, "chunk": CHUNK, "key_chars": KEY_CHARS,
+                  "records": records, "keys": keys, "leagues": listed})
+
+
 def write_search_index(leagues: Iterable[LeagueView], output: Output) -> IndexStats:
     """Index every league, player and match and add the index to ``output`` under search/index/."""
     started = time.perf_counter()
@@ -316,7 +329,6 @@ def write_search_index(leagues: Iterable[LeagueView], output: Output) -> IndexSt
         put(shard_file(keys[-1]), _json(shard))
     if len(set(keys)) != len(keys):       # sorted words put each key's words together
         raise SearchIndexError("a shard of the search index was split")
-    put("manifest.json", _json({"format": FORMAT, "chunk": CHUNK, "key_chars": KEY_CHARS,
-                                "records": number, "keys": keys, "leagues": listed}))
+    put("manifest.json", manifest(number, keys, listed))
     stats.seconds = time.perf_counter() - started
     return stats

@@ -375,6 +375,12 @@ class Elo(MatchSystem):
         """``resampled_ratings`` taken up where the replays of a shorter history left off."""
         return elo_kernel.resampled_from(self, matches, draws, before)
 
+    def expected_from(self, matches: Sequence[Match], before: elo_kernel.RatingState | None
+                      ) -> tuple[np.ndarray, np.ndarray, elo_kernel.RatingState]:
+        """Each match's first listed E and S as ``rate`` makes them, from where the replay of a
+        shorter history left off (the accuracy page's replay with the defaults, baselines.py)."""
+        return elo_kernel.expected_from(self, matches, before)
+
     def describe(self, entry: Mapping[str, Any]) -> str:
         text = {1: "win", 0.5: "draw", 0: "loss"}[entry["score"]]
         points = entry.get("points")

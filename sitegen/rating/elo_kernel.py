@@ -378,3 +378,63 @@ def resampled(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[in
         for p, r in zip(played.tolist(), ratings[played].tolist()):
             out.setdefault(names[p], []).append(r)
     return out
+
+
+@dataclass(frozen=True)
+class RatingState:
+    """A replay of a league's first ``matches`` matches as it stood after them: every player's
+    state (``Replayer.run_from``), players and seasons as encoded, and the season of the last
+    match that named one (-1: none), which the next match naming none is played in."""
+
+    matches: int
+    names: tuple[str, ...]
+    seasons: tuple[Any, ...]
+    league: int
+    state: tuple[np.ndarray, ...]
+
+
+def expected_from(system: Elo, matches: Sequence[Match], before: RatingState | None
+                  ) -> tuple[np.ndarray, np.ndarray, RatingState]:
+    """The first listed player's E and S of each match from ``before.matches`` on (of every match
+    without ``before``), the replay taken up where ``before`` left it, and the replay after every
+    match: the numbers ``rate`` gives those matches, to the last bit. Only the matches that
+    follow are encoded, their players and seasons numbered after the ones ``before`` knew.
+    Raises RatingDiverged where ``rate`` would."""
+    tail = matches[before.matches:] if before is not None else matches
+    cols = encode(system, tail)
+    names = list(before.names) if before is not None else []
+    seasons = list(before.seasons) if before is not None else []
+    league = before.league if before is not None else -1
+    player_of = {p: i for i, p in enumerate(names)}
+    for p in cols.names:
+        player_of.setdefault(p, len(names))
+        if len(player_of) > len(names):
+            names.append(p)
+    season_at = {s: i for i, s in enumerate(seasons)}
+    for s in cols.seasons:
+        season_at.setdefault(s, len(seasons))
+        if len(season_at) > len(seasons):
+            seasons.append(s)
+    player = np.array([player_of[p] for p in cols.names], dtype=np.int64)
+    renumber = np.array([season_at[s] for s in cols.seasons], dtype=np.int64)
+    season_of = np.full(len(tail), -1, dtype=np.int64)
+    named = cols.season_of >= 0
+    season_of[named] = renumber[cols.season_of[named]]
+    # The matches before the first to name a season are played in the one carried over, as
+    # the kernel carries it from match to match (a resumed kernel starts without one).
+    first = np.flatnonzero(named)
+    if league >= 0:
+        season_of[:int(first[0]) if len(first) else len(tail)] = league
+    whole = EloColumns(tuple(names), tuple(system.starts.get(p, system.initial) for p in names),
+                       player[cols.a], player[cols.b], cols.s_a, cols.chall_b, cols.home, cols.weight,
+                       cols.pts_a, cols.pts_b, season_of, tuple(seasons))
+    replayer = Replayer(system, whole, max(len(tail), 1), 1)
+    fresh = replayer.first_state()
+    state = fresh if before is None else tuple(np.concatenate((o, f[len(o):])) for o, f in zip(before.state, fresh))
+    order = np.arange(len(tail), dtype=np.int64)
+    status, row, after = replayer.run_from(order, state)
+    if status != DONE:
+        raise replayer.diverged(tail, order, status, row)
+    e = np.array(replayer.out[2][:len(tail)], dtype=np.float64)
+    last = int(season_of[first[-1]]) if len(first) else league
+    return e, cols.s_a, RatingState(len(matches), tuple(names), tuple(seasons), last, after)

@@ -199,6 +199,18 @@ class EventTable(Sequence[RatingEvent]):
         changes = self.changes_at(rows)
         return {c.player: c for c in changes}, {c.player: n for c, n in zip(changes, counts.tolist())}
 
+    def tail(self, start: int) -> EventTable:
+        """Events ``start`` on, as a table of their own: the same events, value for value, their
+        rows counted from the first of them; the names are all kept, so player indices stay.
+        For whoever carries on from the events before (the accuracy sums, model/baselines.py)."""
+        r0 = int(self.offsets[start])
+        terms = {name: Term(t.values[start:] if t.per_event else t.values[r0:], t.per_event, t.none_at_nan)
+                 for name, t in self.terms.items()}
+        return EventTable(self.keys[start:], self.played[start:], self.offsets[start:] - r0, self.names,
+                          self.player[r0:], self.before[r0:], self.after[r0:], terms,
+                          matches=None if self.matches is None else self.matches[start:],
+                          exact_before={r - r0: v for r, v in self.exact_before.items() if r >= r0})
+
     def changes_at(self, rows: np.ndarray) -> list[Change]:
         """The changes at ``rows`` (of any events), as the events hold them."""
         rows = np.asarray(rows, dtype=np.int64)
