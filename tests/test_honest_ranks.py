@@ -29,6 +29,7 @@ from sitegen.model.honest import (
     resamples,
 )
 from sitegen.model.views import league_view
+from helpers import write_files
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 
@@ -254,6 +255,30 @@ def test_replays_taken_up_after_appended_matches_are_whole_replays(cut: float) -
         assert after.matches == len(league.matches)
         # Taken up again with nothing new: the same intervals.
         assert bootstrap_from(whole, after)[0] == expected
+
+
+def test_replays_taken_up_go_on_in_the_season_they_stood_in(tmp_path) -> None:
+    """Under season reversion, matches after the cut that name no season are played in the one
+    the replay stood in: each resample's, which its own draws decide."""
+    from sitegen.load.validate import League
+    from sitegen.model.honest import bootstrap_from
+    root = tmp_path / "site"
+    names = ["A", "B", "C", "D"]
+    matches = []
+    for i in range(40):
+        season = 'season = "s1"\n' if i < 10 else 'season = "s2"\n' if i == 10 else ""
+        a, b = names[i % 4], names[(i + 1 + i // 4) % 4]
+        b = names[(i + 2) % 4] if a == b else b
+        matches.append(f'[[match]]\nplayed = 2024-01-{1 + i // 2:02d}T{10 + i % 2}:00:00Z\n{season}'
+                       f'players = [{{ name = "{a}", score = 1 }}, {{ name = "{b}", score = 0 }}]\n')
+    write_files(root, {"matches/l/league.toml": 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n',
+                       "matches/l/m.toml": "\n".join(matches)})
+    league = check(root, cache=False).leagues[0]
+    whole = rate_league(league)
+    expected = bootstrap(whole)
+    for first in range(5, 40, 3):
+        _, states = bootstrap_from(rate_league(League(league.config, league.matches[:first])), None)
+        assert bootstrap_from(whole, states)[0] == expected, first
 
 
 def test_replays_of_other_players_are_not_taken_up() -> None:

@@ -33,7 +33,7 @@ MARGIN_CODES = {"none": 0, "538-nfl": 1, "538-nba": 2}
 
 
 def elo_replay(order, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of,      # noqa: PLR0913
-               rating, games, master, season,
+               rating, games, master, season, current,
                fide, k_fixed, k_prov, k_std, k_master, provisional, master_rating, each,
                home_adv, margin, w, mean,
                out_ra, out_rb, out_e, out_ka, out_kb, out_m, out_rev_a, out_rev_b, out_after_a, out_after_b,
@@ -44,9 +44,11 @@ def elo_replay(order, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of,
     State per player index: ``rating``, ``games`` played, ``master`` (-1 before the first
     match, then 1 once master_rating was reached, else 0) and the ``season`` of their last
     match (-1: none). ``season_of`` a match is -1 when it names none: the league's season is
-    then the previous replayed match's. Returns (status, t): DONE, or the failure at row t.
+    then the previous replayed match's, ``current[0]`` before the first (-1: none), and
+    ``current[0]`` the last one's after: a replay taken up later goes on in its season.
+    Returns (status, t): DONE, or the failure at row t.
     """
-    league = -1
+    league = current[0]
     for t in range(len(order)):
         i = order[t]
         if season_of[i] >= 0:
@@ -153,6 +155,7 @@ def elo_replay(order, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of,
         season[pb] = league
         rating[pa] = after_a
         rating[pb] = after_b
+    current[0] = league
     return DONE, len(order)
 
 
@@ -197,6 +200,10 @@ def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
     return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, tuple(seasons))
 
 
+# A replay's state (``Replayer.first_state``): four columns of players and the league's season.
+STATE_PARTS = 5
+
+
 class Replayer:
     """The kernel and its columns, ready to replay any order of the encoded matches."""
 
@@ -230,14 +237,16 @@ class Replayer:
         return status, row, state[0], state[1]
 
     def first_state(self) -> tuple[np.ndarray, ...]:
-        """Every player's state before any match: starting rating, no game, no master's K, no season."""
+        """Every player's state before any match: starting rating, no game, no master's K, no
+        season; and the league's season (none)."""
         n = self.n_players
         return (self.start.copy(), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
-                np.full(n, -1, dtype=np.int64))
+                np.full(n, -1, dtype=np.int64), np.full(1, -1, dtype=np.int64))
 
     def run_from(self, order: np.ndarray, state: tuple[np.ndarray, ...]) -> tuple[int, int, tuple[np.ndarray, ...]]:
-        """Replay ``order`` from ``state`` (rating, games, master, season of every player, as
-        ``first_state`` or a replay before left it): (status, row, the state after)."""
+        """Replay ``order`` from ``state`` (rating, games, master, season of every player and
+        the league's season, as ``first_state`` or a replay before left it): (status, row, the
+        state after)."""
         arrays_: tuple[Any, ...] = (state[0].astype(np.float64), *(s.astype(np.int64) for s in state[1:]))
         if self.plain:
             arrays_ = tuple(s.tolist() for s in arrays_)
@@ -335,7 +344,8 @@ def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequen
     out: dict[str, list[float]] = {}
     if before is not None and (cols.names[:len(before.names)] != before.names
                                or tuple(cols.seasons[:len(before.seasons)]) != before.seasons
-                               or len(before.states) != len(draws)):
+                               or len(before.states) != len(draws)
+                               or any(len(state) != STATE_PARTS for _, state in before.states)):
         raise ValueError("the replays before are of other players or seasons")
     replayer = Replayer(system, cols, max((len(d) for d in draws), default=0) or 1, len(draws))
     fresh = replayer.first_state()
