@@ -271,8 +271,8 @@ def test_replays_taken_up_go_on_in_the_season_they_stood_in(tmp_path) -> None:
         b = names[(i + 2) % 4] if a == b else b
         matches.append(f'[[match]]\nplayed = 2024-01-{1 + i // 2:02d}T{10 + i % 2}:00:00Z\n{season}'
                        f'players = [{{ name = "{a}", score = 1 }}, {{ name = "{b}", score = 0 }}]\n')
-    write_files(root, {"matches/l/league.toml": 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n',
-                       "matches/l/m.toml": "\n".join(matches)})
+    toml = 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n'
+    write_files(root, {"matches/l/league.toml": toml, "matches/l/m.toml": "\n".join(matches)})
     league = check(root, cache=False).leagues[0]
     whole = rate_league(league)
     expected = bootstrap(whole)
