@@ -52,6 +52,7 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     build(site, tmp_path / "first")
     calls: Counter = Counter()
     counting(monkeypatch, Placement, "pair_forecast_arrays", calls)
+    counting(monkeypatch, Elo, "pair_forecast_arrays", calls)
     counting(monkeypatch, Elo, "pair_forecasts", calls)
     counting(monkeypatch, Placement, "predictor_states", calls)
     counting(monkeypatch, Elo, "predictor_states", calls)
@@ -60,10 +61,11 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     counting(monkeypatch, ledger_module, "changes_columns", calls)
     counting(monkeypatch, table_module, "changes_columns", calls)
     build(site, tmp_path / "second")
-    # Predictions and states once a league; the elo league draws its pools once, seeded by its
+    # Predictions (as columns: elo's from its rating columns, no object a pair) and states once
+    # a league; the elo league draws its pools once, seeded by its
     # standings rows formatted once; changes.csv is formatted by the data files alone, once a
     # league (the pools' seeds never read it).
-    assert calls == Counter(pair_forecast_arrays=1, pair_forecasts=1, predictor_states=2, _draw_pools=1,
+    assert calls == Counter(pair_forecast_arrays=2, pair_forecasts=0, predictor_states=2, _draw_pools=1,
                             table_csv_rows=1, changes_columns=2)
     first = {p.relative_to(tmp_path / "first"): p.read_bytes() for p in (tmp_path / "first").rglob("*") if p.is_file()}
     second = {p.relative_to(tmp_path / "second"): p.read_bytes() for p in (tmp_path / "second").rglob("*")
