@@ -404,8 +404,11 @@ def changes_columns(rated: RatedLeague, start: int = 0) -> ColumnTable:
     else:
         frame = ledger_frame(rated).iloc[start:]
     order = frame["order"].to_numpy()
-    # ledger.iso per event, then spread: a period's rows share its time.
-    played = np.array([iso(t) for t in event_times(rated.events)], dtype=object)[order].tolist()
+    # ledger.iso per event, then spread: a period's rows share its time. Only the events of
+    # these rows: the rows that follow a published file are a few of a million events.
+    first = int(order[0]) if len(order) else 0          # rows are in history order
+    times = event_times(rated.events)[first:int(order[-1]) + 1 if len(order) else 0]
+    played = np.array([iso(t) for t in times], dtype=object)[order - first].tolist()
     rating = "int" if system.integer_ratings else "float"
     cols = [Column("event", "text", _texts(frame["event"])), Column("played", "text", played),
             Column("player", "text", _texts(frame["player"]))]
