@@ -432,11 +432,12 @@ def standings_columns(rated: RatedLeague) -> ColumnTable:
     return ColumnTable(tuple(cols))
 
 
-def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
-    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+def matches_columns(rated: RatedLeague, provenance=None, start: int = 0) -> ColumnTable:
+    """``commit``: the commit that last changed the match's file, empty where none holds its
+    content. The rows from ``start`` on."""
     from sitegen.load.provenance import Provenance
     prov = provenance or Provenance()
-    matches = rated.league.matches
+    matches = rated.league.matches[start:] if start else rated.league.matches
     commits = {f: prov.commit_of(f) for f in {m.file for m in matches}}    # one look-up per file
     return ColumnTable((
         Column("match_id", "text", [m.id for m in matches]),
