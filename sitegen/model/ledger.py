@@ -23,7 +23,7 @@ from sitegen.model.baselines import accuracy_table
 from sitegen.load.config import Roster
 from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
-from sitegen.model.pools import pools_table
+from sitegen.model.pools import HEADER as POOLS_HEADER, opponent_pools, pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
@@ -80,6 +80,23 @@ def _column(name: str, values: tuple[Any, ...]) -> Column:
     elif kinds <= {str, type(None)}:
         return Column(name, "text", values)
     return Column(name, "any", values)
+
+
+def pools_columns(rated: RatedLeague) -> ColumnTable | None:
+    """pools.csv's columns: ``pools_table``'s rows, the columns ``to_csv`` makes of them, with no
+    tuple made a row (a second of a 10,000-player league's data files); None for no rows."""
+    player: list[str] = []
+    side: list[str] = []
+    drawn: list[Any] = []
+    for pool in opponent_pools(rated):
+        picked = () if pool.pick is None else (pool.pick,)
+        drawn += pool.below + pool.above + picked
+        player += [pool.player] * (len(pool.below) + len(pool.above) + len(picked))
+        side += ["below"] * len(pool.below) + ["above"] * len(pool.above) + ["pick"] * len(picked)
+    if not drawn:
+        return None
+    values = (player, [o.name for o in drawn], side, [o.rating for o in drawn])
+    return ColumnTable(tuple(_column(name, tuple(v)) for name, v in zip(POOLS_HEADER, values)))
 
 
 def to_json(table: Table) -> str:
@@ -176,8 +193,14 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     if "next" in own:
         tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:
+        by_column = pools_columns(rated) if name == "pools" else None
+        if by_column is not None:
+            yield f"{name}.csv", table_csv_parts(by_column)
+            if not writes_twin(rated, name):
+                continue
         rows = make(rated)
-        yield f"{name}.csv", to_csv(rows)
+        if by_column is None:
+            yield f"{name}.csv", to_csv(rows)
         if writes_twin(rated, name):
             yield f"{name}.json", to_json(rows)
     # The matchup predictor's input (predict.py), loaded by the league page when it is used.
