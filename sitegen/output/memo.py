@@ -192,8 +192,9 @@ class PageMemo:
         key, prefixes = self.history_key(root, rated), self.league_prefixes(root, rated)
         return None if key is None or prefixes is None else (key, prefixes)
 
-    # changes.csv grows at its end: where the history up to the last match of the build before
-    # is unchanged, so are its rows, and the file is the published one and the rows that follow.
+    # changes.csv and matches.csv grow at their end: where the history up to the last match of the
+    # build before is unchanged, so are their rows, and each is the published file and the rows
+    # that follow (matches.csv's up to the first match of a file with another commit).
 
     def appendable(self, output: Output, path: str, prefixes: np.ndarray | None) -> Grown | None:
         """The published file, its rows and what was held with it, where the history it was made
