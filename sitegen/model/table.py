@@ -127,13 +127,16 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 def _columns_frame(events: EventTable, terms: Sequence[str], start: int = 0) -> pd.DataFrame:
     """``ledger_frame`` from the rating's columns: the same frame, no Change made; its rows from
     ``start`` on (numbered from there)."""
-    order = events.event_of_rows()[start:]
-    before = events.float_befores()[start:]
+    # Only the rows from ``start`` and their events are read: the rows that follow a published
+    # changes.csv are a few of millions.
+    order = events.event_of_rows(np.arange(start, events.rows, dtype=np.int64)) if start else events.event_of_rows()
+    before = events.float_befores(start)
     after = events.after[start:].astype(np.float64)
     names = np.array(events.names, dtype=object)
     shown, at = np.unique(order, return_inverse=True)       # the events of these rows, once each
+    first, last = (int(shown[0]), int(shown[-1]) + 1) if len(shown) else (0, 0)
     columns: dict[str, Any] = {
-        "event": pd.array(np.array(events.keys, dtype=object)[order], dtype="string"),
+        "event": pd.array(np.array(events.keys[first:last], dtype=object)[order - first], dtype="string"),
         "played": utc_times([events.played[i] for i in shown.tolist()])[at],
         "order": order,
         "player": pd.array(names[events.player[start:]], dtype="string"),
