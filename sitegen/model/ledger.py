@@ -139,8 +139,10 @@ def matches_kept(rated: RatedLeague, provenance: Provenance | None, held: Any, r
     moved (an appended match's file, once committed). The matches themselves are the same."""
     if not isinstance(held, dict):
         return 0
-    now = file_commits(rated, provenance)
-    moved = {f for f, sha in held.items() if now.get(f) != sha}
+    # The files held are those of the first ``rows`` matches: no match is read unless one moved
+    # (in the data files' process, reading a million forked objects copies their pages).
+    prov = provenance or Provenance()
+    moved = {f for f, sha in held.items() if ("" if (c := prov.commit_of(f)) is None else c.sha) != sha}
     if not moved:
         return rows
     matches = rated.league.matches
