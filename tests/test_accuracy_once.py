@@ -52,6 +52,7 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     build(site, tmp_path / "first")
     calls: Counter = Counter()
     counting(monkeypatch, Placement, "pair_forecast_arrays", calls)
+    counting(monkeypatch, Elo, "pair_forecast_arrays", calls)
     counting(monkeypatch, Elo, "pair_forecasts", calls)
     counting(monkeypatch, Placement, "predictor_states", calls)
     counting(monkeypatch, Elo, "predictor_states", calls)
@@ -61,10 +62,11 @@ def test_each_league_is_predicted_once_a_build_and_the_output_is_unchanged(site,
     counting(monkeypatch, table_module, "changes_columns", calls)
     # Without the cache: the scores the last build left there would be taken up (below).
     build(site, tmp_path / "second", cache=False)
-    # Predictions and states once a league; the elo league draws its pools once, seeded by its
+    # Predictions (as columns: elo's from its rating columns, no object a pair) and states once
+    # a league; the elo league draws its pools once, seeded by its
     # standings rows formatted once; changes.csv is formatted by the data files alone, once a
     # league (the pools' seeds never read it).
-    assert calls == Counter(pair_forecast_arrays=1, pair_forecasts=1, predictor_states=2, _draw_pools=1,
+    assert calls == Counter(pair_forecast_arrays=2, pair_forecasts=0, predictor_states=2, _draw_pools=1,
                             table_csv_rows=1, changes_columns=2)
     # With it, the sums of the first build's predictions are carried on (model/baselines.py
     # cached_scores): no match is new, so none is predicted again.

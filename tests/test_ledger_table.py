@@ -354,3 +354,30 @@ def test_changes_rows_that_follow_are_the_whole_file_s_rows():
             assert LEDGER not in rated.cache            # the tail alone, no frame made
             assert tail == b"\n".join(whole[1 + start:])
     assert tables
+
+
+TEXTS = st.none() | st.text(alphabet=st.sampled_from('ab,"\n\r\0 é'), max_size=4)
+
+
+@given(st.lists(st.tuples(TEXTS, TEXTS, st.none() | FLOATS), min_size=1, max_size=12), st.integers(1, 3))
+@settings(max_examples=300, deadline=None)
+def test_a_table_s_rows_are_the_csv_module_s_whatever_its_cells_hold(rows, width):
+    """Cells are joined by commas only where the csv module would not quote any (table_csv_parts)."""
+    import csv
+
+    import numpy as np
+
+    from sitegen.model.table import Column, ColumnTable, _csv_cells
+
+    columns = [Column("a", "text", [r[0] for r in rows]), Column("b", "text", [r[1] for r in rows]),
+               Column("x", "float", np.array([np.nan if r[2] is None else r[2] for r in rows]))][:width]
+    table = ColumnTable(tuple(columns))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(table.header)
+    writer.writerows(zip(*(_csv_cells(c) for c in columns)))
+    assert table_csv(table) == buf.getvalue()
+    plain = ColumnTable(tuple(Column(c.name, c.kind, c.values if c.kind == "float" else
+                                     ["" if v is None else v.replace(",", "").replace('"', "").replace("\n", "")
+                                      .replace("\r", "").replace("\0", "") for v in c.values]) for c in columns))
+    assert table_csv(plain).count("\n") == len(rows) + 1

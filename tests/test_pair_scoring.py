@@ -211,3 +211,45 @@ def test_plain_elo_of_a_match_split_across_runs_rates_its_pairs_together(kernel_
         assert_same_rows(rows_of_summary(plain.finish()), want)
     groups = [list(g) for _, g in groupby(plain_elo(preds), key=lambda p: p.match)]
     assert [p.expected for p in groups[0]] == [0.5, 0.5, 0.5], "a match's pairs all from the ratings before it"
+
+
+@pytest.mark.parametrize("system", ["elo", "lunaro"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_duel_league_s_pairs_from_its_columns_are_those_of_its_events_to_the_bit(kernel_mode, tmp_path,
+                                                                                   system, seed):
+    """Elo and lunaro read their predictions from the rating columns (forecasts.first_listed_arrays):
+    the same pairs as first_listed's objects, and every score of the accuracy page the same."""
+    from sitegen.commands.build import check, rate
+    from sitegen.model.baselines import SCORES, league_scores
+    from sitegen.model.scoring import pair_arrays
+    from sitegen.rating.forecasts import first_listed
+    from sitegen.rating.events import EventTable
+    from helpers import day, elo_match, league_toml, lunaro_match, write_files
+
+    rng = random.Random(seed)
+    names = ["b", "A", "ab", "Ä", "a", "B0"]
+    games = []
+    for i in range(300):
+        a, b = rng.sample(names, 2)
+        played = day(i * 60 * 24 * 5)           # five days apart: the pairs span several years
+        games.append(elo_match(played, a, s := rng.choice([0, 0.5, 1]), b, 1 - s) if system == "elo"
+                     else lunaro_match(played, a, rng.randrange(9), 30, b, rng.randrange(9), 40))
+    root = write_files(tmp_path / "site", {"matches/l/league.toml": league_toml(system),
+                                           "matches/l/m.toml": "".join(games)})
+    rated = rate(check(root))[0]
+    assert isinstance(rated.events, EventTable)
+    runs = list(pair_arrays(rated.league.config.system, rated.league.matches, rated.events))
+    objects = list(first_listed(rated.events))
+    assert [f for run in runs for f in run.forecasts()] == objects
+    assert [bool(x) for run in runs for x in run.flip.tolist()] == [bool(f.b) and f.b < f.a for f in objects]
+    assert len({f.played_year for f in objects}) > 1
+    got = league_scores(rated)
+    rated.cache.pop(SCORES)
+    monkeypatched = pytest.MonkeyPatch()
+    monkeypatched.setattr(type(rated.league.config.system), "pair_forecast_arrays",
+                          lambda self, matches, events: pack(first_listed(events)))
+    try:
+        want = league_scores(rated)
+    finally:
+        monkeypatched.undo()
+    assert repr(got) == repr(want)

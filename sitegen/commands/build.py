@@ -29,7 +29,7 @@ from sitegen.rating import collector
 from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
-from sitegen.output.memo import PageMemo, ledger_rows, site_key
+from sitegen.output.memo import Grown, PageMemo, ledger_rows, site_key
 from sitegen.output.write import Output, check_output_folder
 
 if TYPE_CHECKING:
@@ -91,24 +91,31 @@ def rate(site: Site) -> tuple[RatedLeague, ...]:
 
 
 def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster, output: Output,
-               grown: Mapping[str, tuple[str, int]] | None = None,
+               grown: Mapping[str, Mapping[str, Grown]] | None = None,
                scores: Callable[[RatedLeague], None] | None = None) -> None:
-    """Add every league's data/<league>/ files (model/ledger.py). ``grown`` names the leagues
-    whose changes.csv is the published one and the rows that follow (output/memo.py): the
-    published file's path and its rows. ``scores`` works out a league's scores (accuracy.csv)
-    first, from the build before's where it can (baselines.cached_scores)."""
-    from sitegen.model.ledger import league_files
+    """Add every league's data/<league>/ files (model/ledger.py). ``grown`` names, by league and
+    table, the CSV files that may be the published file's first rows and the rows that follow
+    (output/memo.py). ``scores`` works out a league's scores (accuracy.csv) first, from the
+    build before's where it can (baselines.cached_scores)."""
+    from sitegen.model.ledger import league_files, matches_kept
     grown = grown or {}
     for league in rated:
         slug = league.league.config.slug
         if scores is not None:
             scores(league)
-        published, rows = grown.get(slug, ("", 0))
-        for name, content in league_files(league, prov, roster, changes_after=rows):
+        after: dict[str, int] = {}
+        heads: dict[str, Iterator[bytes]] = {}
+        for table, found in grown.get(slug, {}).items():
+            # changes.csv's rows follow from the matches alone; matches.csv's name their files' commits too.
+            kept = found.rows if table == "changes" else matches_kept(league, prov, found.held, found.rows)
+            head = _head(found.published, kept + 1, found.rows + 1) if kept else None
+            if head is not None:
+                after[table], heads[table] = kept, head
+        for name, content in league_files(league, prov, roster, after=after):
             if isinstance(content, (str, bytes)):
                 output.add(f"data/{slug}/{name}", content)
-            elif name == "changes.csv" and rows:
-                output.add_parts(f"data/{slug}/{name}", chain(_chunks(published), content))
+            elif name.endswith(".csv") and name[:-4] in heads:
+                output.add_parts(f"data/{slug}/{name}", chain(heads[name[:-4]], content))
             else:
                 output.add_parts(f"data/{slug}/{name}", content)     # written as it is formatted
 
@@ -119,21 +126,46 @@ def _chunks(path: str, size: int = 1 << 20) -> Iterator[bytes]:
             yield block
 
 
-def _growing(rated: tuple[RatedLeague, ...]) -> list[tuple[RatedLeague, str]]:
-    """The leagues whose changes.csv may grow (model/ledger.py ``appends_changes``), with its path."""
-    from sitegen.model.ledger import appends_changes
-    return [(league, f"data/{league.league.config.slug}/changes.csv") for league in rated if appends_changes(league)]
+def _head(path: str, lines: int, total: int, size: int = 1 << 20) -> Iterator[bytes] | None:
+    """The first ``lines`` lines of a published CSV file of ``total`` lines, in parts; None where
+    it holds another number of line ends (a quoted cell holding one: its rows are not its lines)."""
+    if lines == total:
+        return _chunks(path, size)
+    if sum(block.count(b"\n") for block in _chunks(path, size)) != total:
+        return None
+    return _first_lines(path, lines, size)
+
+
+def _first_lines(path: str, lines: int, size: int) -> Iterator[bytes]:
+    for block in _chunks(path, size):
+        ends = block.count(b"\n")
+        if ends >= lines:
+            cut = -1
+            for _ in range(lines):
+                cut = block.index(b"\n", cut + 1)
+            yield block[:cut + 1]
+            return
+        lines -= ends
+        yield block
+
+
+def _growing(rated: tuple[RatedLeague, ...]) -> list[tuple[RatedLeague, str, str]]:
+    """The leagues' CSV files that may grow (model/ledger.py ``appends``): league, table, path."""
+    from sitegen.model.ledger import GROWING, appends
+    return [(league, table, f"data/{league.league.config.slug}/{table}.csv")
+            for league in rated for table in GROWING if appends(league, table)]
 
 
 def _grown_files(rated: tuple[RatedLeague, ...], memo: PageMemo | None, root: Path,
-                 output: Output) -> dict[str, tuple[str, int]]:
-    """The leagues whose changes.csv may be written as the published file and its new rows."""
-    grown: dict[str, tuple[str, int]] = {}
-    for league, path in _growing(rated) if memo is not None else ():
+                 output: Output) -> dict[str, dict[str, Grown]]:
+    """By league and table, the CSV files that may be written as the published file's first
+    rows and the rows that follow."""
+    grown: dict[str, dict[str, Grown]] = {}
+    for league, table, path in _growing(rated) if memo is not None else ():
         assert memo is not None
         found = memo.appendable(output, path, memo.league_prefixes(root, league))
         if found is not None:
-            grown[league.league.config.slug] = found
+            grown.setdefault(league.league.config.slug, {})[table] = found
     return grown
 
 
@@ -146,6 +178,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     from sitegen.load import provenance
     from sitegen.model.baselines import cached_scores
     from sitegen.output.pages import Beside, render_site, site_base_url
+    from sitegen.model.ledger import file_commits
     from sitegen.model.predict import player_states, predicts
     from sitegen.model.table import release_ledger_frame
     from sitegen.output.parallel import Background
@@ -211,8 +244,13 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                             beside=beside, memo=memo)
                 shown.settle(data.result())
                 if memo is not None:
-                    for league, path in _growing(rated):
-                        memo.written(output, path, memo.league_prefixes(root, league), ledger_rows(league))
+                    for league, table, path in _growing(rated):
+                        prefixes = memo.league_prefixes(root, league)
+                        if table == "changes":
+                            memo.written(output, path, prefixes, ledger_rows(league))
+                        else:
+                            memo.written(output, path, prefixes, len(league.league.matches),
+                                         file_commits(league, prov))
                     memo.save()
                 progress.moving(len(output.sizes), out)
                 output.commit()

@@ -235,8 +235,11 @@ def cached_compare(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | Non
 
 
 def accuracy_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
-    """accuracy.csv."""
-    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in league_scores(rated).own]
+    """accuracy.csv: the league's own scores, without the baselines where they are not made
+    yet (the data files' process, which never shows them)."""
+    scores = rated.cache.get(SCORES)
+    rows = scores.own if scores is not None else accuracy(rated)
+    return HEADER, [(a.period, a.predictions, a.log_loss, a.brier) for a in rows]
 
 
 DEFAULT_LABEL = "Default parameters"

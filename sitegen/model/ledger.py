@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -23,7 +23,7 @@ from sitegen.model.baselines import accuracy_table
 from sitegen.load.config import Roster
 from sitegen.model.groupings import next_table
 from sitegen.model.history import RatedLeague
-from sitegen.model.pools import pools_table
+from sitegen.model.pools import HEADER as POOLS_HEADER, opponent_pools, pools_table
 from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
@@ -82,6 +82,23 @@ def _column(name: str, values: tuple[Any, ...]) -> Column:
     return Column(name, "any", values)
 
 
+def pools_columns(rated: RatedLeague) -> ColumnTable | None:
+    """pools.csv's columns: ``pools_table``'s rows, the columns ``to_csv`` makes of them, with no
+    tuple made a row (a second of a 10,000-player league's data files); None for no rows."""
+    player: list[str] = []
+    side: list[str] = []
+    drawn: list[Any] = []
+    for pool in opponent_pools(rated):
+        picked = () if pool.pick is None else (pool.pick,)
+        drawn += pool.below + pool.above + picked
+        player += [pool.player] * (len(pool.below) + len(pool.above) + len(picked))
+        side += ["below"] * len(pool.below) + ["above"] * len(pool.above) + ["pick"] * len(picked)
+    if not drawn:
+        return None
+    values = (player, [o.name for o in drawn], side, [o.rating for o in drawn])
+    return ColumnTable(tuple(_column(name, tuple(v)) for name, v in zip(POOLS_HEADER, values)))
+
+
 def to_json(table: Table) -> str:
     """A list of objects, formatted as ``json.dumps(objects, indent=1)`` would.
 
@@ -98,15 +115,43 @@ def to_json(table: Table) -> str:
     return "[\n" + ",\n".join(parts) + "\n]\n"
 
 
-def appends_changes(rated: RatedLeague) -> bool:
-    """Whether changes.csv is the league's only form of its rows (no JSON or Parquet twin, which
-    are written whole), so that a build may write only the rows that follow the published ones."""
-    return not writes_twin(rated, "changes") and not writes_parquet(rated, "changes")
+# The data files that may grow by their new rows: one or more rows a match, in history order.
+GROWING = ("changes", "matches")
+
+
+def appends(rated: RatedLeague, table: str) -> bool:
+    """Whether <table>.csv (``GROWING``) is the league's only form of its rows (no JSON or Parquet
+    twin, which are written whole), so that a build may write only the rows that follow the
+    published ones."""
+    return table in GROWING and not writes_twin(rated, table) and not writes_parquet(rated, table)
+
+
+def file_commits(rated: RatedLeague, provenance: Provenance | None) -> dict[str, str]:
+    """Each match file's commit as matches.csv names it ("" for none): what its rows hold
+    beyond the matches themselves."""
+    prov = provenance or Provenance()
+    return {f: "" if (c := prov.commit_of(f)) is None else c.sha for f in {m.file for m in rated.league.matches}}
+
+
+def matches_kept(rated: RatedLeague, provenance: Provenance | None, held: Any, rows: int) -> int:
+    """How many of the first ``rows`` rows of matches.csv are as a file written with the file
+    commits ``held`` (``file_commits``) has them: up to the first match of a file whose commit
+    moved (an appended match's file, once committed). The matches themselves are the same."""
+    if not isinstance(held, dict):
+        return 0
+    # The files held are those of the first ``rows`` matches: no match is read unless one moved
+    # (in the data files' process, reading a million forked objects copies their pages).
+    prov = provenance or Provenance()
+    moved = {f for f, sha in held.items() if ("" if (c := prov.commit_of(f)) is None else c.sha) != sha}
+    if not moved:
+        return rows
+    matches = rated.league.matches
+    return next((i for i in range(rows) if matches[i].file in moved), rows)
 
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,
                  roster: Roster | None = None,
-                 changes_after: int = 0) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
+                 after: Mapping[str, int] | None = None) -> Iterator[tuple[str, str | bytes | Iterator[bytes]]]:
     """(file name, content) for data/<league>/, one file at a time to keep memory flat: text,
     or for standings, changes and matches.csv their UTF-8 bytes in parts, each to be written
     before the next file is asked for (a million-match league's changes.csv is 200 MB, never
@@ -114,23 +159,29 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     left out, scale.py).
 
     ``roster`` (players.toml) gives next.csv its regions; without it every player is in "".
-    ``changes_after`` (where ``appends_changes``): changes.csv's parts are its rows from there on,
-    without the header, to follow the published file's.
+    ``after``: for a table of ``GROWING`` (where ``appends``), the row its CSV's parts start
+    at, without the header, to follow the first rows of the published file.
     """
     own = rated.league.config.system.ledger_tables     # the system's own files
+    after = after or {}
     # standings, changes and matches are written by column from the ledger frame (table.py),
     # the same bytes as the row tables above, and as Parquet beside them.
-    matches = matches_columns(rated, provenance)
-    columns = [("standings", standings_columns), ("changes", changes_columns), ("matches", lambda r: matches)]
+    columns: list[tuple[str, Callable[..., ColumnTable]]] = [
+        ("standings", standings_columns), ("changes", changes_columns),
+        ("matches", lambda r, start=0: matches_columns(r, provenance, start))]
+    matches = ColumnTable(())          # matches.csv's table, for matches.parquet
     for name, make_columns in columns:
-        if name == "changes" and changes_after and appends_changes(rated):
-            yield "changes.csv", table_csv_parts(changes_columns(rated, changes_after), header=False)
+        start = after.get(name, 0)
+        if start and appends(rated, name):
+            yield f"{name}.csv", table_csv_parts(make_columns(rated, start), header=False)
             continue
         table = make_columns(rated)
+        if name == "matches":
+            matches = table
         yield f"{name}.csv", table_csv_parts(table)
         if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
             yield f"{name}.json", table_json(table)
-    # A big league leaves out the per-match ones (scale.py).
+    # A big league leaves out the per-match ones (scale.py), and so never grows one with a Parquet file.
     parquet = [name for name, _ in columns if writes_parquet(rated, name)]
     for name, frame in parquet_frames(rated, matches, parquet).items():
         yield f"{name}.parquet", to_parquet(frame)
@@ -144,8 +195,14 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
     if "next" in own:
         tables.append(("next", lambda r: next_table(r, roster or Roster())))
     for name, make in tables:
+        by_column = pools_columns(rated) if name == "pools" else None
+        if by_column is not None:
+            yield f"{name}.csv", table_csv_parts(by_column)
+            if not writes_twin(rated, name):
+                continue
         rows = make(rated)
-        yield f"{name}.csv", to_csv(rows)
+        if by_column is None:
+            yield f"{name}.csv", to_csv(rows)
         if writes_twin(rated, name):
             yield f"{name}.json", to_json(rows)
     # The matchup predictor's input (predict.py), loaded by the league page when it is used.

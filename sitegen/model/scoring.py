@@ -17,57 +17,27 @@ from typing import Any
 import numpy as np
 
 from sitegen.rating.exact import TEN, TWO, run
-from sitegen.rating.forecasts import PairArrays, PairForecast
+from sitegen.rating.forecasts import PairArrays, pack
 from sitegen.rating.protocol import System
 from sitegen.rating.values import Match, RatingEvent
 
 # See accuracy.EPS: E is clamped into [EPS, 1 - EPS] for the log loss only.
 EPS = 1e-15
 BINS = 10
-# Predictions packed from objects (the systems without columns of their own) a run at a time.
-PACK = 1 << 16
 
 
 def pair_arrays(system: System, matches: list[Match] | tuple[Match, ...],
                 events: Iterable[RatingEvent]) -> Iterator[PairArrays]:
     """The system's predictions as runs of columns: its own ``pair_forecast_arrays`` when it
-    has one (placement), else its ``pair_forecasts`` packed (at most one a match or battle)."""
+    has one (placement; elo's and lunaro's read their columns), else its ``pair_forecasts``
+    packed (at most one a match or battle)."""
+    # The events as they are: a sequence already (an EventTable makes each as it is read).
+    held = events if isinstance(events, Sequence) else tuple(events)
     own = getattr(system, "pair_forecast_arrays", None)
     if own is not None:
-        yield from own(matches, tuple(events))
+        yield from own(matches, held)
         return
-    # The events as they are: a sequence already (an EventTable makes each as it is read).
-    yield from pack(system.pair_forecasts(matches, events if isinstance(events, Sequence) else tuple(events)))
-
-
-def pack(forecasts: Iterable[PairForecast], size: int = PACK) -> Iterator[PairArrays]:
-    """PairForecast objects as runs of columns; names and matches indexed in order of appearance."""
-    names: dict[str, int] = {}
-    matches: dict[str, int] = {}
-    cols: tuple[list[Any], ...] = ([], [], [], [], [], [], [])
-
-    def flush() -> PairArrays:
-        year, e, s, a, b, m, flip = cols
-        run = PairArrays(np.array(year, dtype=np.int64), np.array(e, dtype=np.float64),
-                         np.array(s, dtype=np.float64), np.array(a, dtype=np.int64), np.array(b, dtype=np.int64),
-                         np.array(m, dtype=np.int64), np.array(flip, dtype=bool), tuple(names), tuple(matches))
-        for c in cols:
-            c.clear()
-        return run
-
-    for f in forecasts:
-        year, e, s, a, b, m, flip = cols
-        year.append(f.played_year)
-        e.append(float(f.expected))
-        s.append(float(f.score))
-        a.append(names.setdefault(f.a, len(names)))
-        b.append(names.setdefault(f.b, len(names)))
-        m.append(matches.setdefault(f.match, len(matches)))
-        flip.append(bool(f.b) and f.b < f.a)
-        if len(e) >= size:
-            yield flush()
-    if cols[0]:
-        yield flush()
+    yield from pack(system.pair_forecasts(matches, held))
 
 
 # --- log loss, Brier score, right side ------------------------------------------------------

@@ -127,13 +127,16 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 def _columns_frame(events: EventTable, terms: Sequence[str], start: int = 0) -> pd.DataFrame:
     """``ledger_frame`` from the rating's columns: the same frame, no Change made; its rows from
     ``start`` on (numbered from there)."""
-    order = events.event_of_rows()[start:]
-    before = events.float_befores()[start:]
+    # Only the rows from ``start`` and their events are read: the rows that follow a published
+    # changes.csv are a few of millions.
+    order = events.event_of_rows(np.arange(start, events.rows, dtype=np.int64)) if start else events.event_of_rows()
+    before = events.float_befores(start)
     after = events.after[start:].astype(np.float64)
     names = np.array(events.names, dtype=object)
     shown, at = np.unique(order, return_inverse=True)       # the events of these rows, once each
+    first, last = (int(shown[0]), int(shown[-1]) + 1) if len(shown) else (0, 0)
     columns: dict[str, Any] = {
-        "event": pd.array(np.array(events.keys, dtype=object)[order], dtype="string"),
+        "event": pd.array(np.array(events.keys[first:last], dtype=object)[order - first], dtype="string"),
         "played": utc_times([events.played[i] for i in shown.tolist()])[at],
         "order": order,
         "player": pd.array(names[events.player[start:]], dtype="string"),
@@ -297,6 +300,8 @@ def _csv_cells(col: Column) -> list[str]:
     if col.kind == "int":
         return _int_text(col.values, "")
     if col.kind == "text":
+        if set(map(type, col.values)) <= {str}:       # in C: each cell is its value already
+            return list(col.values)
         return ["" if v is None else str(v) for v in col.values]
     return [_cell(v) for v in col.values]
 
@@ -335,9 +340,32 @@ def table_csv_parts(table: ColumnTable, *, header: bool = True) -> Iterator[byte
         if not lo and header:
             writer.writerow(table.header)
         if len(table):
-            cells = (_csv_cells(Column(c.name, c.kind, c.values[lo:lo + CSV_ROWS])) for c in table.columns)
-            writer.writerows(zip(*cells))
+            cells = [_csv_cells(Column(c.name, c.kind, c.values[lo:lo + CSV_ROWS])) for c in table.columns]
+            if _plain(cells, table.columns):
+                buf.write("\n".join(map(",".join, zip(*cells))))
+                buf.write("\n")
+            else:
+                writer.writerows(zip(*cells))
         yield buf.getvalue().encode("utf-8")
+
+
+# What makes the csv module quote a cell: the cells of a run without any (nor a NUL, which it
+# may refuse) are joined as they are, the csv module's text at a third of its time.
+_QUOTED = (",", '"', "\r", "\n")
+
+
+def _plain(cells: list[list[str]], columns: Sequence[Column]) -> bool:
+    """Whether the csv module writes every row of ``cells`` as its cells joined by commas: two
+    cells a row or more (a lone empty cell is quoted), and no text cell holding a comma,
+    quote or line end (numbers never do)."""
+    if len(cells) < 2:
+        return False
+    for column, texts in zip(columns, cells):
+        if column.kind in ("text", "any"):
+            joined = "\0".join(texts)
+            if joined.count("\0") != len(texts) - 1 or any(c in joined for c in _QUOTED):
+                return False
+    return True
 
 
 def table_csv_rows(table: ColumnTable) -> list[str]:
@@ -404,8 +432,11 @@ def changes_columns(rated: RatedLeague, start: int = 0) -> ColumnTable:
     else:
         frame = ledger_frame(rated).iloc[start:]
     order = frame["order"].to_numpy()
-    # ledger.iso per event, then spread: a period's rows share its time.
-    played = np.array([iso(t) for t in event_times(rated.events)], dtype=object)[order].tolist()
+    # ledger.iso per event, then spread: a period's rows share its time. Only the events of
+    # these rows: the rows that follow a published file are a few of a million events.
+    first = int(order[0]) if len(order) else 0          # rows are in history order
+    times = event_times(rated.events)[first:int(order[-1]) + 1 if len(order) else 0]
+    played = np.array([iso(t) for t in times], dtype=object)[order - first].tolist()
     rating = "int" if system.integer_ratings else "float"
     cols = [Column("event", "text", _texts(frame["event"])), Column("played", "text", played),
             Column("player", "text", _texts(frame["player"]))]
@@ -429,11 +460,12 @@ def standings_columns(rated: RatedLeague) -> ColumnTable:
     return ColumnTable(tuple(cols))
 
 
-def matches_columns(rated: RatedLeague, provenance=None) -> ColumnTable:
-    """``commit``: the commit that last changed the match's file, empty where none holds its content."""
+def matches_columns(rated: RatedLeague, provenance=None, start: int = 0) -> ColumnTable:
+    """``commit``: the commit that last changed the match's file, empty where none holds its
+    content. The rows from ``start`` on."""
     from sitegen.load.provenance import Provenance
     prov = provenance or Provenance()
-    matches = rated.league.matches
+    matches = rated.league.matches[start:] if start else rated.league.matches
     commits = {f: prov.commit_of(f) for f in {m.file for m in matches}}    # one look-up per file
     return ColumnTable((
         Column("match_id", "text", [m.id for m in matches]),

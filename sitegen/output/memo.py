@@ -22,9 +22,11 @@ that file: anything else (a file edited or replaced since, another output folder
 made again, so the output is byte for byte a cold build's. tests/test_kept_pages.py holds the
 two equal after appended, edited and reordered matches in every system.
 
-The same identities let a big league's changes.csv grow (``appendable``): where the history up
-to the last build's last match is unchanged, so are its rows, and the file is the published
-one and the rows that follow.
+The same identities let a big league's changes.csv and matches.csv grow (``appendable``):
+where the history up to the last build's last match is unchanged, so are its rows, and the
+file is the published one and the rows that follow. A row of matches.csv also names its file's
+last commit: ``written`` notes each file's, and the rows from the first match of a file whose
+commit moved are made again (model/ledger.py ``matches_kept``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -69,6 +71,14 @@ class Kept:
     """A file's content where the published file was linked unchanged."""
 
     stamp: Stamp
+
+
+class Grown(NamedTuple):
+    """A data file that may grow: the published file, its rows and what ``written`` noted with it."""
+
+    published: str
+    rows: int
+    held: Any
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -151,9 +161,13 @@ class PageMemo:
         self.cache, self.site_key = cache, site_key
         self.slot = digest(str(out.resolve()))
         old = cache.get("pages", self.slot) if cache is not None else None
-        valid = isinstance(old, tuple) and len(old) == 2 and old[0] == site_key and isinstance(old[1], dict)
+        valid = (isinstance(old, tuple) and len(old) == 3 and old[0] == site_key and isinstance(old[1], dict)
+                 and isinstance(old[2], dict))
         self.old: dict[str, Stamp] = old[1] if valid and old is not None else {}
         self.new: dict[str, Stamp] = {}
+        # What a grown file's rows were made from beyond the matches (``written``'s ``held``).
+        self.old_held: dict[str, Any] = old[2] if valid and old is not None else {}
+        self.new_held: dict[str, Any] = {}
         self.prefixes: dict[str, np.ndarray | None] = {}
 
     def league_prefixes(self, root: Path, rated: RatedLeague) -> np.ndarray | None:
@@ -178,11 +192,14 @@ class PageMemo:
         key, prefixes = self.history_key(root, rated), self.league_prefixes(root, rated)
         return None if key is None or prefixes is None else (key, prefixes)
 
-    # changes.csv grows at its end: where the history up to the last match of the build before
-    # is unchanged, so are its rows, and the file is the published one and the rows that follow.
+    # changes.csv and matches.csv grow at their end: where the history up to the last match of the
+    # build before is unchanged, so are their rows, and each is the published file and the rows
+    # that follow (matches.csv's up to the first match of a file with another commit).
 
-    def appendable(self, output: Output, path: str, prefixes: np.ndarray | None) -> tuple[str, int] | None:
-        """(the published file, its rows) where ``path``'s new rows only follow the published ones."""
+    def appendable(self, output: Output, path: str, prefixes: np.ndarray | None) -> Grown | None:
+        """The published file, its rows and what was held with it, where the history it was made
+        from is the start of this one's: its rows are then this build's first rows (but for
+        what the held values say changed)."""
         stamp = self.old.get(path)
         if stamp is None or prefixes is None:
             return None
@@ -193,13 +210,15 @@ class PageMemo:
         if not 0 < matches <= len(prefixes) or int(prefixes[matches - 1]) != last:
             return None
         published = output.published(path, stamp.size, stamp.mtime_ns, stamp.inode)
-        return None if published is None else (published, rows)
+        return None if published is None else Grown(published, rows, self.old_held.get(path))
 
-    def written(self, output: Output, path: str, prefixes: np.ndarray | None, rows: int) -> None:
-        """Note a grown file's extent for the next build."""
+    def written(self, output: Output, path: str, prefixes: np.ndarray | None, rows: int, held: Any = None) -> None:
+        """Note a grown file's extent for the next build, and ``held``, what its rows were also made from."""
         if prefixes is not None and len(prefixes):
             size = output.sizes.get(path, -1)
             self.new[path] = self.stamp(output, path, f"{len(prefixes)}:{int(prefixes[-1])}:{rows}", size)
+            if held is not None:
+                self.new_held[path] = held
 
     def keep(self, output: Output, path: str, key: str) -> Kept | None:
         """The published file linked in place of ``path``'s, where it is what ``key`` makes."""
@@ -226,7 +245,7 @@ class PageMemo:
 
     def save(self) -> None:
         if self.cache is not None:
-            self.cache.put("pages", self.slot, (self.site_key, self.new))
+            self.cache.put("pages", self.slot, (self.site_key, self.new, self.new_held))
 
 
 def pool_key(pool: Any) -> tuple[Any, ...] | None:

@@ -23,7 +23,8 @@ from sitegen.rating.base import (
 )
 from sitegen.rating.base import Curve, expected_curve
 from sitegen.rating.fields import slot_maker
-from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
+from sitegen.rating.forecasts import (Outcome, PairArrays, PairForecast, PairPrediction, first_listed,
+                                      first_listed_arrays)
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import elo_kernel
 from sitegen.rating.events import EventTable
@@ -421,6 +422,9 @@ class Elo(MatchSystem):
 
     def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
         return first_listed(events)
+
+    def pair_forecast_arrays(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairArrays]:
+        return first_listed_arrays(events)
 
     def predictor_params(self) -> dict[str, Any]:
         return self.param_values("k", "k_of", "provisional_games", "k_provisional", "k_standard", "k_master",

@@ -139,11 +139,13 @@ class EventTable(Sequence[RatingEvent]):
         exact = self.exact_before
         return exact[row] if row in exact else self.before[row].item()
 
-    def float_befores(self) -> np.ndarray:
-        """Every row's rating before as float64, NaN where there was none (the ledger's column)."""
-        before = self.before.astype(np.float64)
+    def float_befores(self, start: int = 0) -> np.ndarray:
+        """Every row's rating before as float64, NaN where there was none (the ledger's column);
+        the rows from ``start`` on."""
+        before = self.before[start:].astype(np.float64)
         for row, value in self.exact_before.items():     # a starting rating as given: its float
-            before[row] = np.nan if value is None else float(value)
+            if row >= start:
+                before[row - start] = np.nan if value is None else float(value)
         return before
 
     def befores(self, lo: int, hi: int) -> list[Any]:

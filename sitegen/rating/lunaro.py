@@ -18,7 +18,8 @@ from sitegen.rating.base import (
     COUNT_ALLOWED, K_ALLOWED, count, is_number, k_value, value_text,
 )
 from sitegen.rating.base import EN_DASH, Curve, CurvePoint, steps, Standing, Strength, LN10_400
-from sitegen.rating.forecasts import Outcome, PairForecast, PairPrediction, first_listed
+from sitegen.rating.forecasts import (Outcome, PairArrays, PairForecast, PairPrediction, first_listed,
+                                      first_listed_arrays)
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import lunaro_kernel
 from sitegen.rating.registry import register
@@ -166,6 +167,9 @@ class Lunaro(MatchSystem):
 
     def pair_forecasts(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairForecast]:
         return first_listed(events)
+
+    def pair_forecast_arrays(self, matches: Sequence[Match], events: Sequence[RatingEvent]) -> Iterator[PairArrays]:
+        return first_listed_arrays(events)
 
     def predictor_params(self) -> dict[str, Any]:
         return self.param_values("k", "k_bands", "ping_influence")
