@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,26 @@ for _name in ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE"):
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
+
+
+SMALL = Path(__file__).resolve().parent / "fixtures" / "small"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A copy of the small fixture site (every system), without any build cache it holds;
+    a module's own ``site`` fixture takes its place there."""
+    from sitegen.load.cache import FOLDER
+    root = tmp_path / "site"
+    shutil.copytree(SMALL, root, ignore=shutil.ignore_patterns(FOLDER))
+    return root
+
+
+@pytest.fixture
+def here(monkeypatch) -> None:
+    """The background jobs run in this process, where what they do can be counted."""
+    from sitegen.output import parallel
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
 
 
 # Per module, not per session: Playwright's sync API keeps an event loop running in this

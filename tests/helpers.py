@@ -159,3 +159,20 @@ def bit_key(x: object) -> object:
     if type(x) is not float:
         return x
     return ("nan",) if x != x else ("float", struct.pack("<d", x))
+
+
+def season_league(root: Path) -> Path:
+    """An elo league under season reversion of 40 duels among four players: the first ten name
+    season "s1", the eleventh "s2", the rest none (they are played in "s2")."""
+    names = ["A", "B", "C", "D"]
+    blocks = []
+    for i in range(40):
+        season = 'season = "s1"\n' if i < 10 else 'season = "s2"\n' if i == 10 else ""
+        a, b = names[i % 4], names[(i + 1 + i // 4) % 4]
+        b = names[(i + 2) % 4] if a == b else b
+        blocks.append(f"[[match]]\nplayed = 2024-01-{1 + i // 2:02d}T{10 + i % 2}:00:00Z\n{season}"
+                      f'players = [{{ name = "{a}", score = 1 }}, {{ name = "{b}", score = 0 }}]\n')
+    return write_files(root, {
+        "matches/l/league.toml": 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n',
+        "matches/l/m.toml": "\n".join(blocks)})
+

@@ -29,7 +29,7 @@ from sitegen.model.honest import (
     resamples,
 )
 from sitegen.model.views import league_view
-from helpers import write_files
+from helpers import season_league
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 
@@ -262,17 +262,7 @@ def test_replays_taken_up_go_on_in_the_season_they_stood_in(tmp_path) -> None:
     the replay stood in: each resample's, which its own draws decide."""
     from sitegen.load.validate import League
     from sitegen.model.honest import bootstrap_from
-    root = tmp_path / "site"
-    names = ["A", "B", "C", "D"]
-    matches = []
-    for i in range(40):
-        season = 'season = "s1"\n' if i < 10 else 'season = "s2"\n' if i == 10 else ""
-        a, b = names[i % 4], names[(i + 1 + i // 4) % 4]
-        b = names[(i + 2) % 4] if a == b else b
-        matches.append(f'[[match]]\nplayed = 2024-01-{1 + i // 2:02d}T{10 + i % 2}:00:00Z\n{season}'
-                       f'players = [{{ name = "{a}", score = 1 }}, {{ name = "{b}", score = 0 }}]\n')
-    toml = 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n'
-    write_files(root, {"matches/l/league.toml": toml, "matches/l/m.toml": "\n".join(matches)})
+    root = season_league(tmp_path / "site")
     league = check(root, cache=False).leagues[0]
     whole = rate_league(league)
     expected = bootstrap(whole)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +14,6 @@ import pytest
 
 from sitegen.commands.build import build
 from sitegen.load.blocks import file_identities
-from sitegen.load.cache import FOLDER
 from sitegen.model.career import LeagueCareers
 from sitegen.output.memo import prefix_identities
 
@@ -24,13 +22,6 @@ from test_incremental import assert_same_as_cold  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LEAGUES = ("arena", "duel", "ladder", "royale", "wvw")      # every system: arena, lunaro, elo, placement, glicko2
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Path:
-    root = tmp_path / "site"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))
-    return root
 
 
 def last_file(site: Path, league: str) -> Path:

@@ -6,7 +6,6 @@ are a whole replay's to the last bit."""
 from __future__ import annotations
 
 import pickle
-import shutil
 import sys
 from pathlib import Path
 
@@ -14,33 +13,18 @@ import numpy as np
 import pytest
 
 from sitegen.commands.build import build, check
-from sitegen.load.cache import FOLDER
 from sitegen.load.validate import League
 from sitegen.model import baselines
 from sitegen.model.accuracy import predicts
 from sitegen.model.history import rate_league
-from sitegen.output import parallel
 from sitegen.rating import elo_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import REPO, write_files  # noqa: E402
+from helpers import REPO, season_league  # noqa: E402
 from test_incremental import assert_same_as_cold  # noqa: E402
 from test_kept_pages import append_copy  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Path:
-    root = tmp_path / "site"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))
-    return root
-
-
-@pytest.fixture
-def here(monkeypatch) -> None:
-    """The background jobs run in this process, where what they do can be counted."""
-    monkeypatch.setattr(parallel, "cores", lambda: 1)
 
 
 def test_an_appended_match_is_the_only_one_scored_again(site: Path, tmp_path: Path, monkeypatch, here) -> None:
@@ -129,17 +113,7 @@ def test_default_replay_carried_on_is_a_whole_replay(cut: float) -> None:
 
 def test_a_season_carries_over_into_the_replay_taken_up(tmp_path: Path) -> None:
     """A match that names no season is played in the last one named, before the cut too."""
-    blocks = []
-    names = ["A", "B", "C", "D"]
-    for i in range(40):
-        season = 'season = "s1"\n' if i < 10 else 'season = "s2"\n' if i == 10 else ""
-        a, b = names[i % 4], names[(i + 1 + i // 4) % 4]
-        b = names[(i + 2) % 4] if a == b else b
-        blocks.append(f"[[match]]\nplayed = 2024-01-{1 + i // 2:02d}T{10 + i % 2}:00:00Z\n{season}"
-                      f'players = [{{ name = "{a}", score = 1 }}, {{ name = "{b}", score = 0 }}]\n')
-    root = write_files(tmp_path / "site", {
-        "matches/l/league.toml": 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n',
-        "matches/l/m.toml": "\n".join(blocks)})
+    root = season_league(tmp_path / "site")
     league = check(root, cache=False).leagues[0]
     events = rate_league(league).events
     whole = np.array(events.column("expected", 0, events.rows)[0::2])

@@ -4,16 +4,15 @@ records that changed made again."""
 
 from __future__ import annotations
 
-import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from sitegen.commands.build import build
-from sitegen.load.cache import FOLDER
 from sitegen.model import scale
-from sitegen.output import parallel, searchkept
+from sitegen.output import searchkept
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_incremental import assert_same_as_cold  # noqa: E402
@@ -23,28 +22,15 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LEAGUES = ("arena", "duel", "ladder", "royale", "wvw")      # every system
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Path:
-    root = tmp_path / "site"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns(FOLDER))
-    return root
-
-
-@pytest.fixture
-def here(monkeypatch) -> None:
-    """The background jobs run in this process, where what they do can be counted."""
-    monkeypatch.setattr(parallel, "cores", lambda: 1)
-
-
-def test_big_leagues_kept_index_is_a_cold_build_s(site: Path, tmp_path: Path, monkeypatch) -> None:
-    """Every league big: its matches are found through the records of its match-file pages, kept
-    by their keys; every edit in every league at once, then the edits undone."""
-    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)
+def edited_then_undone(site: Path, tmp_path: Path, steps: list[tuple[Callable[[Path, str], None],
+                                                                      tuple[str, ...]]]) -> None:
+    """Built, then each step's edit made to its leagues and built again, then every match file
+    put back and built again: each build into one folder equal to a cold build's."""
     out = tmp_path / "out"
     build(site, out)
     first = {p: p.read_bytes() for p in site.rglob("*.toml")}
-    for edit in (append_copy, edit_notes, swap_first_two):
-        for league in LEAGUES:
+    for edit, leagues in steps:
+        for league in leagues:
             edit(site, league)
         build(site, out)
         assert_same_as_cold(site, out, tmp_path)
@@ -52,6 +38,13 @@ def test_big_leagues_kept_index_is_a_cold_build_s(site: Path, tmp_path: Path, mo
         path.write_bytes(data)
     build(site, out)
     assert_same_as_cold(site, out, tmp_path)
+
+
+def test_big_leagues_kept_index_is_a_cold_build_s(site: Path, tmp_path: Path, monkeypatch) -> None:
+    """Every league big: its matches are found through the records of its match-file pages, kept
+    by their keys; every edit in every league at once, then the edits undone."""
+    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)
+    edited_then_undone(site, tmp_path, [(edit, LEAGUES) for edit in (append_copy, edit_notes, swap_first_two)])
 
 
 @pytest.mark.parametrize("big", [False, True])
@@ -61,18 +54,8 @@ def test_words_patched_whatever_moved_are_a_cold_build_s(site: Path, tmp_path: P
     monkeypatch.setattr(searchkept, "REDO_SHARE", 0)
     if big:
         monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 1)
-    out = tmp_path / "out"
-    build(site, out)
-    first = {p: p.read_bytes() for p in site.rglob("*.toml")}
-    for edit, leagues in ((append_copy, ("ladder",)), (swap_first_two, LEAGUES), (edit_notes, ("duel", "royale"))):
-        for league in leagues:
-            edit(site, league)
-        build(site, out)
-        assert_same_as_cold(site, out, tmp_path)
-    for path, data in first.items():
-        path.write_bytes(data)
-    build(site, out)
-    assert_same_as_cold(site, out, tmp_path)
+    edited_then_undone(site, tmp_path, [(append_copy, ("ladder",)), (swap_first_two, LEAGUES),
+                                        (edit_notes, ("duel", "royale"))])
 
 
 def test_an_appended_match_makes_only_its_page_s_record(site: Path, tmp_path: Path, monkeypatch, here) -> None:

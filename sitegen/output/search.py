@@ -35,7 +35,7 @@ import tempfile
 import time
 import unicodedata
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -283,16 +283,20 @@ def manifest(records: int, keys: list[str], listed: list[dict]) -> bytes:
                   "records": records, "keys": keys, "leagues": listed})
 
 
-def write_search_index(leagues: Iterable[LeagueView], output: Output) -> IndexStats:
-    """Index every league, player and match and add the index to ``output`` under search/index/."""
-    started = time.perf_counter()
-    stats = IndexStats()
-
+def index_writer(output: Output, stats: IndexStats) -> Callable[[str, bytes], None]:
+    """What adds a file of the index to ``output`` (its path under search/index/), counted in ``stats``."""
     def put(rel: str, data: bytes) -> None:
         output.add(f"{FOLDER}/{rel}", data)
         stats.files += 1
         stats.bytes += len(data)
+    return put
 
+
+def write_search_index(leagues: Iterable[LeagueView], output: Output) -> IndexStats:
+    """Index every league, player and match and add the index to ``output`` under search/index/."""
+    started = time.perf_counter()
+    stats = IndexStats()
+    put = index_writer(output, stats)
     index = _Words()
     chunk: list[list[str]] = []
     listed = []

@@ -31,7 +31,7 @@ from sitegen.load.cache import Cache
 from sitegen.model.scale import is_big
 from sitegen.model.views import LeagueView
 from sitegen.output.search import (
-    CHUNK, KINDS, IndexStats, Record, _Words, _deltas, _json, group_record, league_records, manifest,
+    CHUNK, KINDS, IndexStats, Record, _Words, _deltas, _json, group_record, index_writer, league_records, manifest,
     match_records, player_records, record_words, shard_file, shard_key,
 )
 from sitegen.output.write import Output
@@ -157,11 +157,7 @@ def write_kept_index(leagues: Iterable[LeagueView], output: Output, cache: Cache
     ``big[slug]``: whether the league is big, where it is known already."""
     started = time.perf_counter()
     stats = IndexStats()
-
-    def put(rel: str, data: bytes) -> None:
-        output.add(f"search/index/{rel}", data)
-        stats.files += 1
-        stats.bytes += len(data)
+    put = index_writer(output, stats)
 
     found = cache.get(KIND, KEY)
     old = found if isinstance(found, IndexState) else None
