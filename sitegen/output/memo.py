@@ -283,7 +283,7 @@ def pool_key(pool: Any) -> bytes | None:
 def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
     """What a player page's predictions are made from (model/predict.py ``nearest_inputs``): the
     player's state and each nearest one's, each state's repr made once (``seen``, one a league:
-    the states do not change in a build) though it is among the nearest of twenty players. A
+    the states do not change in a build), though each is among the nearest of some twenty players. A
     repr holds no NUL character, so NUL joins them unambiguously."""
     out = []
     for other, state in predictor.nearest_inputs(name):
