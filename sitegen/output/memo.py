@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,12 +249,49 @@ class PageMemo:
             self.cache.put("pages", self.slot, (self.site_key, self.new, self.new_held))
 
 
-def pool_key(pool: Any) -> tuple[Any, ...] | None:
-    """A pool (model/forecast.PoolView) as plain values: a dataclass's repr costs ten times more."""
+def _words(words: list[str]) -> bytes:
+    """Strings as bytes no other list of them gives: joined by NUL where none holds one (a
+    repr costs ten times more), else their repr; a tag tells the two apart."""
+    joined = "\0".join(words)
+    if joined.count("\0") == len(words) - 1:
+        return b"j" + joined.encode("utf-8", "surrogatepass")
+    return b"r" + repr(words).encode("utf-8")
+
+
+def _floats(nums: list[Any]) -> bytes:
+    """Numbers as bytes: their doubles where all are floats (equal doubles have equal reprs, and
+    packing costs a tenth of a repr), else their repr; a tag tells the two apart."""
+    if all(type(x) is float for x in nums):
+        return b"d" + array("d", nums).tobytes()
+    return b"r" + repr(nums).encode("utf-8")
+
+
+def pool_key(pool: Any) -> bytes | None:
+    """A pool (model/forecast.PoolView) as a digest of compact bytes: the reprs of its rows'
+    dataclasses, or of their values' tuples, cost ten times more."""
     if pool is None:
         return None
-    return (pool.deviation, pool.per_side,
-            tuple((r.opponent.text, r.opponent.url, r.rating, r.side, r.win_chance, r.picked) for r in pool.rows))
+    rows = pool.rows
+    opponents = [r.opponent for r in rows]
+    words = _words([*[o.text for o in opponents], *[o.url for o in opponents], *[r.side for r in rows]])
+    h = hashlib.sha256(repr((pool.per_side, len(rows), [r.picked for r in rows])).encode("utf-8"))
+    h.update(len(words).to_bytes(8, "little") + words)
+    h.update(_floats([pool.deviation, *[r.rating for r in rows], *[r.win_chance for r in rows]]))
+    return h.digest()
+
+
+def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
+    """What a player page's predictions are made from (model/predict.py ``nearest_inputs``): the
+    player's state and each nearest one's, each state's repr made once (``seen``, one a league:
+    the states do not change in a build), though each is among the nearest of some twenty players. A
+    repr holds no NUL character, so NUL joins them unambiguously."""
+    out = []
+    for other, state in predictor.nearest_inputs(name):
+        text = seen.get(other)
+        if text is None:
+            text = seen[other] = repr((other, state))
+        out.append(text)
+    return "\0".join(out)
 
 
 def page_key(*parts: Any) -> str:

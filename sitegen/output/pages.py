@@ -38,7 +38,7 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, page_key, pool_key
+from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, nearest_key, page_key, pool_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -396,13 +396,15 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                  source=source, file_url=source.file_url.partition("#")[0],
                  prev_group=prev_group, next_group=next_group)
         row_of = {row.player.name: row for row in board.rows}
+        states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
         # The league's parts are bound as defaults: the job runs later, after the loop moved on.
         def player_job(pv: PlayerView, lv: LeagueView = lv, decimals: int = decimals,
                        careers: LeagueCareers = careers, board: Any = board, forecast: Any = forecast,
                        predictor: Any = predictor, compact: bool = compact,
                        row_of: dict[str, Any] = row_of, prefixes: Any = prefixes,
-                       known: str = known, at: dict[int, int] = at) -> list[tuple[Any, ...]]:
+                       known: str = known, at: dict[int, int] = at,
+                       states_seen: dict[str, str] = states_seen) -> list[tuple[Any, ...]]:
             """A player's page, opponents page (none in a big league) and data file, modelled and
             rendered together; the data file is kept from the build before where the player's games
             are the same, the pages where nothing they show changed (output/memo.py)."""
@@ -431,7 +433,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                                last, standing.rank, standing.games, standing.provisional, standing.active,
                                movement.kind, movement.text, movement.label, standing.spread, standing.centre,
                                standing.interval, standing.sure_rank, pool_key(pool),
-                               predictor.nearest_inputs(pv.name) if predictor else None)
+                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 kept_data = memo.keep(output, data_path, data_key)
                 kept_pages = memo.keep_all(output, pages, key)
                 if kept_data is not None and kept_pages is not None:

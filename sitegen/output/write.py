@@ -277,14 +277,11 @@ class Output:
     def published(self, path: str, size: int, mtime_ns: int, inode: int) -> str | None:
         """The published file at ``path`` where it is still the file a build wrote: the same size,
         time and inode (output/memo.py)."""
-        published = self._published_file(path, size)
-        if published is None:
+        st = self._published_stat(path)
+        if st is None or not (stat.S_ISREG(st.st_mode) and st.st_size == size and st.st_mtime_ns == mtime_ns
+                              and st.st_ino == inode):
             return None
-        try:
-            st = os.lstat(published)
-        except OSError:
-            return None
-        return published if st.st_mtime_ns == mtime_ns and st.st_ino == inode else None
+        return f"{self._published}/{path}"
 
     def keep(self, path: str, size: int, mtime_ns: int, inode: int) -> bool:
         """Link the published file in place of a claimed one, where it is still the file a build
@@ -333,23 +330,41 @@ class Output:
         # pathlib's parsing and a mkdir per file cost more than the writes.
         folder = path.rpartition("/")[0]
         if folder not in self._folders:
-            os.makedirs(f"{stage}/{folder}", exist_ok=True)
-            self._folders.add(folder)
+            self._folder(stage, folder)
         target = f"{stage}/{path}"
         if replace and os.path.lexists(target):
             os.unlink(target)   # never write through a link into the published site
         return target
 
-    def _published_file(self, path: str, size: int) -> str | None:
-        """The published site's file at ``path``, where it is a plain file of ``size`` bytes."""
+    def _folder(self, stage: str, folder: str) -> None:
+        """Make a staging sub-folder, its parents first: one mkdir where the parent is known to
+        be made (os.makedirs would stat every parent first). A folder another process made (a
+        worker of an earlier batch) is taken as made."""
+        parent = folder.rpartition("/")[0]
+        if parent not in self._folders:
+            self._folder(stage, parent)
+        try:
+            os.mkdir(f"{stage}/{folder}")
+        except FileExistsError:
+            if not os.path.isdir(f"{stage}/{folder}"):
+                raise
+        self._folders.add(folder)
+
+    def _published_stat(self, path: str) -> os.stat_result | None:
+        """The lstat of the published site's file at ``path`` (None: no published site, or gone)."""
         if self._published is None:
             return None
-        published = f"{self._published}/{path}"
         try:
-            st = os.lstat(published)
+            return os.lstat(f"{self._published}/{path}")
         except OSError:         # gone or unreadable
             return None
-        return published if stat.S_ISREG(st.st_mode) and st.st_size == size else None
+
+    def _published_file(self, path: str, size: int) -> str | None:
+        """The published site's file at ``path``, where it is a plain file of ``size`` bytes."""
+        st = self._published_stat(path)
+        if st is None or not (stat.S_ISREG(st.st_mode) and st.st_size == size):
+            return None
+        return f"{self._published}/{path}"
 
     def _link_same_file(self, path: str, target: str, size: int) -> bool:
         """``_link_same`` for a file already written to ``target``: the published file takes its

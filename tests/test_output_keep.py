@@ -1,0 +1,62 @@
+"""How output/write.py keeps a published file: linked only while it is the file a build wrote
+(one lstat: size, time, inode and a plain file), into staging folders made one mkdir at a time,
+parents first (what os.makedirs made; a folder another process made taken as made, a file in
+the way refused)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sitegen.output import write
+
+
+def test_staging_folders_are_made_parents_first_and_once(tmp_path: Path, monkeypatch) -> None:
+    output = write.Output(tmp_path / "out")
+    stage = str(output.staging())
+    made: list[str] = []
+    mkdir = os.mkdir
+    monkeypatch.setattr(write.os, "mkdir", lambda path, *a, **k: (made.append(path), mkdir(path, *a, **k)))
+    for path in ("a/b/c/one.html", "a/b/c/two.html", "a/b/d/three.html", "e/four.html"):
+        output.add(path, path)
+    assert [p[len(stage) + 1:] for p in made] == ["a", "a/b", "a/b/c", "a/b/d", "e"]
+    for path in ("a/b/c/one.html", "a/b/d/three.html", "e/four.html"):
+        assert Path(stage, path).read_text() == path
+
+
+def test_a_folder_another_process_made_is_taken_and_a_file_in_its_way_is_not(tmp_path: Path) -> None:
+    output = write.Output(tmp_path / "out")
+    stage = output.staging()
+    (stage / "a" / "b").mkdir(parents=True)     # a worker of an earlier batch made it
+    output.add("a/b/page.html", "x")
+    assert (stage / "a/b/page.html").read_text() == "x"
+    (stage / "c").write_text("")
+    with pytest.raises(FileExistsError):
+        output.add("c/d/page.html", "y")
+    output.discard()
+
+
+def test_a_published_file_is_kept_only_while_it_is_the_file_written(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = write.Output(out)
+    first.add("p/index.html", "page")
+    first.add("q/index.html", "page")
+    first.commit()
+    st = os.lstat(out / "p/index.html")
+    second = write.Output(out, reuse=True)
+    for moved in ((st.st_size + 1, st.st_mtime_ns, st.st_ino), (st.st_size, st.st_mtime_ns + 1, st.st_ino),
+                  (st.st_size, st.st_mtime_ns, st.st_ino + 1)):
+        assert second.published("p/index.html", *moved) is None
+        assert not second.keep(second.claim("p/index.html", replace=True), *moved)
+    assert second.keep("p/index.html", st.st_size, st.st_mtime_ns, st.st_ino)
+    assert os.lstat(second.staged("p/index.html")).st_ino == st.st_ino
+    # A link in the published site, even to the very file, is not the file written.
+    (out / "q/index.html").unlink()
+    (out / "q/index.html").symlink_to(out / "p/index.html")
+    link = os.lstat(out / "q/index.html")
+    assert second.published("q/index.html", link.st_size, link.st_mtime_ns, link.st_ino) is None
+    assert second.published("q/index.html", st.st_size, st.st_mtime_ns, st.st_ino) is None
+    second.discard()
+    assert (out / "p/index.html").read_text() == "page"
