@@ -8,7 +8,7 @@ its CSV never disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from sitegen.model.accuracy import Accuracy, CalibrationBin, accuracy, predicts
@@ -155,12 +155,18 @@ class Matchup:
 @dataclass(frozen=True, slots=True)
 class LeagueForecast:
     accuracy: AccuracyView | None     # None for a system that predicts no pairs (arena)
-    pools: dict[str, PoolView]        # elo: every rated player's pool
+    pools: dict[str, Pool]            # elo: every rated player's pool, drawn
     matchups: tuple[Matchup, ...]     # glicko2: the next groupings, regions by code point
     regions: tuple[str, ...]          # glicko2: the regions of ``matchups``, in order
+    links: dict[str, Link] = field(default_factory=dict)
+    deviation: float = 0.0            # the pools' parameters
+    size: int = 0
 
     def pool_of(self, player: str) -> PoolView | None:
-        return self.pools.get(player)
+        """A player's pool as its page shows it, made when asked: a page worker makes the views
+        of its own players only (300,000 rows at 10,000 players were made before the fork)."""
+        pool = self.pools.get(player)
+        return None if pool is None else _pool_view(pool, self.links, self.deviation, self.size)
 
 
 def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison | None = None) -> LeagueForecast:
@@ -173,11 +179,12 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
         rows = comparison.models[0].rows if comparison else tuple(accuracy(rated))
         view = AccuracyView(rows, f"data/{league.config.slug}/accuracy.csv",
                             system.prediction_text, accuracy_url(league))
-    pools: dict[str, PoolView] = {}
+    pools: dict[str, Pool] = {}
+    deviation, size = 0.0, 0
     if "pools" in system.ledger_tables:
         params = pool_params(system)
-        for pool in opponent_pools(rated):
-            pools[pool.player] = _pool_view(pool, links, float(params.pool_deviation), int(params.pool_size))
+        deviation, size = float(params.pool_deviation), int(params.pool_size)
+        pools = {pool.player: pool for pool in opponent_pools(rated)}
     matchups: list[Matchup] = []
     if "next" in system.ledger_tables:
         for g in next_groupings(rated, roster):
@@ -188,7 +195,7 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
             matchups.append(Matchup(g.region, g.tier, tuple(World(links[m.name], m.rating) for m in g.members),
                                     pairings))
     regions = tuple(dict.fromkeys(m.region for m in matchups))
-    return LeagueForecast(view, pools, tuple(matchups), regions)
+    return LeagueForecast(view, pools, tuple(matchups), regions, links, deviation, size)
 
 
 def _pool_view(pool: Pool, links: dict[str, Link], deviation: float, size: int) -> PoolView:
