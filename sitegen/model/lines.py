@@ -152,6 +152,8 @@ class TableLines:
         # The entries live as long as the league's matches, so their ids name them all the while.
         self.described: dict[int, str] = {}
         self.odd: dict[int, list[int]] = {}
+        if table.listed:        # the kernel made the rows the listed players (events.py): none to compare
+            return
         names, offsets, matches = table.names, self.offsets, self.matches
         for lo in range(0, len(matches), PAGE):
             hi = min(len(matches), lo + PAGE)
@@ -186,6 +188,10 @@ class TableLines:
     def _after_at(self, r: int) -> float:
         value = self.after_column[r]
         return value.item() if isinstance(value, np.generic) else value
+
+    def match_lines(self, k: int) -> MatchLines:
+        """The lines of match k, each made when read."""
+        return MatchLines(self, k)
 
     def lines(self, k: int) -> list[MatchLine]:
         """Every line of match k, made now."""
