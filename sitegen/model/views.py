@@ -10,7 +10,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, count, repeat
+from itertools import chain, compress, count, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast, overload
 
@@ -20,7 +20,7 @@ from slugify import slugify
 
 from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
-from sitegen.model.groups import MatchGroup, group_matches
+from sitegen.model.groups import MatchGroup, plan
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
@@ -209,9 +209,10 @@ class Games(Sequence[PlayerGame]):
         self.place.append(index)
 
     def extend(self, matches: np.ndarray, places: np.ndarray) -> None:
-        """Games added as two int arrays at once (``_league_view`` groups every line by player)."""
-        self.at.frombytes(matches.astype(np.intc).tobytes())
-        self.place.frombytes(places.astype(np.intc).tobytes())
+        """Games added as two int arrays at once (``_league_view`` groups every line by player),
+        read as they are where they are C ints already."""
+        self.at.frombytes(np.ascontiguousarray(matches, dtype=np.intc).data.cast("B"))
+        self.place.frombytes(np.ascontiguousarray(places, dtype=np.intc).data.cast("B"))
 
     def __len__(self) -> int:
         return len(self.at)
@@ -376,35 +377,46 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     matches = rated.league.matches
     table = one_event_per_match(rated)
     source = TableLines(rated, table, make) if table is not None else None
+    number = {name: i for i, name in enumerate(players)}
+    found = _column_lines(source, number, system) if source is not None else None
+    from_columns = found is not None
+    if found is None:
+        found = _lines_of(matches, number, system)
+    sizes, codes, outcomes = found
+    # Every match's page worked out before the views, so that each is made with it.
+    pages = plan(list(map(attrgetter("file"), matches)),
+                 source.table.keys if source is not None else map(attrgetter("id"), matches),
+                 sizes, base, scale.MATCHES_PER_PART if make.big else None)
+    urls = pages.urls(len(matches))
     headline = system.headline
     views: list[MatchView]
     if source is not None:
         # Every event one match, its key the match's id: a long history's lines are not held, each
         # is read from the columns when a page asks (scale.lines_held); the others' are made once
         # and held. The views are made by map, a call each, not a loop's body each.
-        keys = source.table.keys
+        n, keys, nothing = len(matches), source.table.keys, repeat(())
         if scale.lines_held(rated):
-            views = list(map(MatchView, matches, map(source.lines, range(len(matches))), keys, repeat(headline)))
+            # Outcomes the columns gave are the lines' (_column_lines): read, not asked again.
+            views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
+                             repeat(headline), repeat(-1), nothing, nothing, urls))
         else:
-            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(len(matches))))
+            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n),
+                             nothing, nothing, urls))
         periods = False
     else:
         made, periods = event_lines(rated, make)
-        views = [MatchView(m, lines, event_key, headline, rated_with=event_matches)
-                 for m, lines, event_key, event_matches in made]
+        views = [MatchView(m, lines, event_key, headline, rated_with=event_matches, page=url)
+                 for (m, lines, event_key, event_matches), url in zip(made, urls)]
+    del urls
+    groups = pages.groups(views, paged=True)
     # The match-level keys to show, of the matches that have any (most have none).
     weighted = False
-    for k in [k for k, extra in enumerate(map(attrgetter("extra"), matches)) if extra]:
+    for k in list(compress(count(), map(attrgetter("extra"), matches))):
         extra = matches[k].extra
         views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
                                 if extra.get(key) is not None])
         weighted = weighted or "weight" in extra
 
-    number = {name: i for i, name in enumerate(players)}
-    found = _column_lines(source, number, system) if source is not None else None
-    if found is None:
-        found = _lines_of(matches, number, system)
-    sizes, codes, outcomes = found
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
     # so each distinct one is looked at once. A system whose matches list no teams and whose
     # fields name none has no entry with a team (rating/fields.py parse_entries).
@@ -434,9 +446,6 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         for p in players.values():
             _extremes(p)
 
-    # scale.matches_per_part, without counting the league's appearances again.
-    groups = group_matches(views, base, scale.MATCHES_PER_PART if make.big else None,
-                           sizes.tolist())      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
@@ -491,9 +500,11 @@ def _group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarra
     keys = codes.astype(np.uint16) if len(games_of) <= 1 << 16 else codes
     order = np.argsort(keys, kind="stable")         # by player, each player's lines in history order
     bounds = np.searchsorted(codes[order], np.arange(len(games_of) + 1))
-    for i, games in enumerate(games_of.values()):
-        rows = order[bounds[i]:bounds[i + 1]]
-        games.extend(match[rows], place[rows])
+    # Each player's games a slice of two C int arrays, copied by the games without a conversion.
+    matches, places = match[order].astype(np.intc), place[order].astype(np.intc)
+    ends = bounds.tolist()
+    for games, lo, hi in zip(games_of.values(), ends, ends[1:]):
+        games.extend(matches[lo:hi], places[lo:hi])
     if not len(order):
         return order, bounds, [-1] * len(games_of), [-1] * len(games_of)
     played = bounds[1:] > bounds[:-1]
