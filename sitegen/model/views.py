@@ -85,6 +85,16 @@ class Group:
 
 
 @dataclass(slots=True)
+class Rare:
+    """What few matches have, apart from their views: a view of a million-match league sets
+    three fields fewer."""
+
+    rated_with: tuple[str, ...] = ()      # every match rated in the same event (a period)
+    facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
+    escaped: str | None = None          # its fragment, where the id needs escaping (groups.anchor)
+
+
+@dataclass(slots=True)
 class MatchView:
     match: Match
     # Its lines; or, where they are read from the columns when asked (model/lines.py), the
@@ -95,13 +105,41 @@ class MatchView:
     # not held (a string a match, 70 MB of a million-match league's models).
     headline: Callable[[Match], str] | None = field(default=None, repr=False, compare=False)
     at: int = -1
-    # Every match rated in the same event (a period); () where the event is this match alone.
-    rated_with: tuple[str, ...] = ()
-    facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
     # Its file's page (model/groups.py sets it), shared by every match of the page.
     page: str = ""
-    # Its fragment there where the id needs escaping (groups.anchor); None: "m-" and the id.
-    escaped: str | None = field(default=None, repr=False)
+    rare: Rare | None = None
+
+    def _rare(self) -> Rare:
+        if self.rare is None:
+            self.rare = Rare()
+        return self.rare
+
+    @property
+    def rated_with(self) -> tuple[str, ...]:
+        """Every match rated in the same event (a period); () where the event is this match alone."""
+        return () if self.rare is None else self.rare.rated_with
+
+    @rated_with.setter
+    def rated_with(self, matches: tuple[str, ...]) -> None:
+        self._rare().rated_with = matches
+
+    @property
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """The match-level keys to show."""
+        return () if self.rare is None else self.rare.facts
+
+    @facts.setter
+    def facts(self, facts: tuple[tuple[str, str], ...]) -> None:
+        self._rare().facts = facts
+
+    @property
+    def escaped(self) -> str | None:
+        """Its fragment on its page where the id needs escaping (groups.anchor); None: "m-" and the id."""
+        return None if self.rare is None else self.rare.escaped
+
+    @escaped.setter
+    def escaped(self, fragment: str | None) -> None:
+        self._rare().escaped = fragment
 
     # A list, or a MatchLines where they are read from the columns: read as a list reads.
     @property
@@ -112,7 +150,7 @@ class MatchView:
     @property
     def event_matches(self) -> tuple[str, ...]:
         """Every match rated in the same event, this one included."""
-        return self.rated_with or (self.event,)
+        return self.rare.rated_with if self.rare is not None and self.rare.rated_with else (self.event,)
 
     @property
     def url(self) -> str:
@@ -394,18 +432,17 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         # Every event one match, its key the match's id: a long history's lines are not held, each
         # is read from the columns when a page asks (scale.lines_held); the others' are made once
         # and held. The views are made by map, a call each, not a loop's body each.
-        n, keys, nothing = len(matches), source.table.keys, repeat(())
+        n, keys = len(matches), source.table.keys
         if scale.lines_held(rated):
             # Outcomes the columns gave are the lines' (_column_lines): read, not asked again.
             views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
-                             repeat(headline), repeat(-1), nothing, nothing, urls))
+                             repeat(headline), repeat(-1), urls))
         else:
-            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n),
-                             nothing, nothing, urls))
+            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n), urls))
         periods = False
     else:
         made, periods = event_lines(rated, make)
-        views = [MatchView(m, lines, event_key, headline, rated_with=event_matches, page=url)
+        views = [MatchView(m, lines, event_key, headline, page=url, rare=Rare(event_matches))
                  for (m, lines, event_key, event_matches), url in zip(made, urls)]
     del urls
     groups = pages.groups(views, paged=True)
