@@ -20,7 +20,8 @@ from test_placement_kernel import leagues as placement_leagues
 from sitegen.commands.build import check, rate
 from sitegen.model import groups
 from sitegen.model.groups import LINES_PER_PART, MatchGroup, anchor, group_matches
-from sitegen.model.views import MatchView, RESULT_CODES, NO_RESULT, _column_lines, _lines_of, league_view
+from sitegen.model.columns import column_lines, lines_of
+from sitegen.model.views import MatchView, RESULT_CODES, NO_RESULT, league_view
 from sitegen.rating.base import RatingDiverged
 from sitegen.rating.elo import Elo
 from sitegen.rating.events import EventTable
@@ -53,10 +54,10 @@ def check_columns(system: Any, matches) -> None:
     # The columns' sizes, players and outcomes are those read from every match.
     number = {name: i for i, name in enumerate(sorted(set(chain.from_iterable(m.players for m in matches))))}
     source = SimpleNamespace(table=table)
-    found = _column_lines(source, number, system)  # type: ignore[arg-type]
+    found = column_lines(source, number, system)  # type: ignore[arg-type]
     if codes is not None:
         assert found is not None
-        want = _lines_of(matches, number, system)
+        want = lines_of(matches, number, system)
         assert [(a.dtype.name, a.tolist()) for a in found] == [(a.dtype.name, a.tolist()) for a in want]
 
 
@@ -90,7 +91,7 @@ def test_a_table_not_listed_reads_nothing_from_its_columns():
     flat = EventTable(table.keys, table.played, table.offsets, table.names, table.player, table.before,
                       table.after, table.terms, exact_before=table.exact_before)
     assert not flat.listed and system.outcome_codes(flat) is None
-    assert _column_lines(SimpleNamespace(table=flat), {}, system) is None  # type: ignore[arg-type]
+    assert column_lines(SimpleNamespace(table=flat), {}, system) is None  # type: ignore[arg-type]
     assert table.tail(len(table) // 2).listed
 
 

@@ -25,7 +25,6 @@ from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
-from sitegen.rating.events import EventTable
 
 if TYPE_CHECKING:
     from sitegen.model.lines import TableLines
@@ -396,6 +395,7 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
 
 def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+    from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
     from sitegen.model.lines import LineMaker, TableLines, event_lines
     config = rated.league.config
     system = config.system
@@ -419,10 +419,10 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     table = one_event_per_match(rated)
     source = TableLines(rated, table, make) if table is not None else None
     number = {name: i for i, name in enumerate(players)}
-    found = _column_lines(source, number, system) if source is not None else None
+    found = column_lines(source, number, system) if source is not None else None
     from_columns = found is not None
     if found is None:
-        found = _lines_of(matches, number, system)
+        found = lines_of(matches, number, system)
     sizes, codes, outcomes = found
     # Every match's page worked out before the views, so that each is made with it.
     pages = plan(list(map(attrgetter("file"), matches)),
@@ -437,7 +437,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
         # and held. The views are made by map, a call each, not a loop's body each.
         n, keys = len(matches), source.table.keys
         if scale.lines_held(rated):
-            # Outcomes the columns gave are the lines' (_column_lines): read, not asked again.
+            # Outcomes the columns gave are the lines' (columns.column_lines): read, not asked again.
             views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
                              repeat(headline), repeat(-1), urls))
         else:
@@ -471,7 +471,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             np.bincount(codes[outcomes == code], minlength=len(players)).tolist() for code in (WIN, DRAW, LOSS))):
         p.wins, p.draws, p.losses = wins, draws, losses
     games_of = {name: Games(views) for name in players}
-    order, bounds, first, last = _group_games(games_of, codes, sizes)
+    order, bounds, first, last = group_games(games_of, codes, sizes)
     for p, games, f, lo in zip(players.values(), games_of.values(), first, last):
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
         p.games = list(games) if periods else games
@@ -482,7 +482,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
             _mark_rated(p)
     # Every game rated: each player's peak and lowest read from the columns where they allow it.
     elif not (source is not None and source.aligned
-              and _table_extremes(source.table, matches, list(players.values()), order, bounds)):
+              and table_extremes(source.table, matches, list(players.values()), order, bounds)):
         for p in players.values():
             _extremes(p)
 
@@ -492,66 +492,6 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
                       system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
-
-
-Lines = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-def _lines_of(matches: Sequence[Match], number: dict[str, int], system: Any) -> Lines:
-    """``LineColumns``' sizes, players and outcomes, read from every match."""
-    sizes = np.fromiter(map(len, (m.players for m in matches)), dtype=np.int64, count=len(matches))
-    total = int(sizes.sum())
-    codes = np.fromiter(map(number.__getitem__, chain.from_iterable(m.players for m in matches)),
-                        dtype=np.int32, count=total)
-    outcome = system.outcome
-    results = chain.from_iterable(map(outcome, repeat(m, len(m.players)), range(len(m.players))) for m in matches)
-    outcomes = np.fromiter(map(RESULT_CODES.get, results, repeat(NO_RESULT)), dtype=np.int8, count=total)
-    return sizes, codes, outcomes
-
-
-def _column_lines(source: TableLines, number: dict[str, int], system: Any) -> Lines | None:
-    """``_lines_of`` from the rating's columns, where each row is the line at the same position
-    (``EventTable.listed``) and the system reads its outcomes from them; else None."""
-    table = source.table
-    if not table.listed:
-        return None
-    outcomes = system.outcome_codes(table)
-    if outcomes is None:
-        return None
-    # Each of the table's players numbered as ``number`` numbers them (-1: none such).
-    renumber = np.fromiter((number.get(name, -1) for name in table.names), dtype=np.int32, count=len(table.names))
-    codes = renumber[table.player] if len(table.player) else np.zeros(0, dtype=np.int32)
-    if len(codes) and codes.min() < 0:
-        return None
-    return np.diff(table.offsets), codes, outcomes
-
-
-def _group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
-    """Each player's games from every line in history order: their match and their place in it,
-    grouped with numpy, not an append per line (two million at a million matches). ``codes``:
-    each line's player, numbered in ``games_of``'s order; ``sizes``: each match's lines.
-    Returns the lines by player (each player's in history order), where each player's start
-    in them, and each player's first and last match (-1: none)."""
-    # C ints from the start (a game is two in Games): no conversion of two million of them.
-    match = np.repeat(np.arange(len(sizes), dtype=np.intc), sizes)
-    place = np.arange(len(codes), dtype=np.intc) - np.repeat((np.cumsum(sizes) - sizes).astype(np.intc), sizes)
-    # A radix sort where the numbers fit 16 bits (ten thousand players: a sixth of the time).
-    keys = codes.astype(np.uint16) if len(games_of) <= 1 << 16 else codes
-    order = np.argsort(keys, kind="stable")         # by player, each player's lines in history order
-    bounds = np.zeros(len(games_of) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(codes, minlength=len(games_of)), out=bounds[1:])
-    # Each player's games a slice of the two, copied by the games as they are.
-    matches, places = match[order], place[order]
-    ends = bounds.tolist()
-    for games, lo, hi in zip(games_of.values(), ends, ends[1:]):
-        games.extend(matches[lo:hi], places[lo:hi])
-    if not len(order):
-        return order, bounds, [-1] * len(games_of), [-1] * len(games_of)
-    played = bounds[1:] > bounds[:-1]
-    first = np.where(played, matches[np.minimum(bounds[:-1], len(order) - 1)], -1)
-    last = np.where(played, matches[np.maximum(bounds[1:] - 1, 0)], -1)
-    return order, bounds, first.tolist(), last.tolist()
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
@@ -599,31 +539,3 @@ def _extremes(player: PlayerView) -> None:
     peak, lowest = max(afters), min(afters)
     player.peak = (peak, games[afters.index(peak)].match.match.played)
     player.lowest = (lowest, games[afters.index(lowest)].match.match.played)
-
-
-def _table_extremes(table: EventTable, matches: Sequence[Match], players: list[PlayerView],
-                    order: np.ndarray, bounds: np.ndarray) -> bool:
-    """``_extremes`` of every player from the columns, where row r is the r-th line of the
-    league and every game is rated; ``order`` and ``bounds`` the lines by player as
-    ``_group_games`` sorts them. False (nothing set) unless the ratings after are finite
-    numbers in an array (NaN compares differently in numpy and Python)."""
-    after = table.after
-    if not (isinstance(after, np.ndarray) and after.dtype.kind in "iuf" and len(after)
-            and np.isfinite(after).all()):
-        return False
-    values = after[order]
-    played = np.flatnonzero(bounds[1:] > bounds[:-1])
-    starts = bounds[played]
-    counts = bounds[played + 1] - starts
-    position = np.arange(len(values))
-    found = []
-    for reduce in (np.maximum, np.minimum):
-        best = np.repeat(reduce.reduceat(values, starts), counts)
-        # The first of the player's rows reaching it, as the first game reaching it; its value
-        # read back as the line's (Python int or float, and -0.0 where that came first).
-        rows = order[np.minimum.reduceat(np.where(values == best, position, len(values)), starts)]
-        found.append(zip(after[rows].tolist(), table.event_of_rows(rows).tolist()))
-    for p, (peak, pe), (low, le) in zip(played.tolist(), *found):
-        player = players[p]
-        player.peak, player.lowest = (peak, matches[pe].played), (low, matches[le].played)
-    return True
