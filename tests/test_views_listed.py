@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_kernels_elo import elo_leagues, lunaro_leagues, match
 from test_placement_kernel import leagues as placement_leagues
 from sitegen.commands.build import check, rate
-from sitegen.model import groups
+from sitegen.model import groups, scale
 from sitegen.model.groups import LINES_PER_PART, MatchGroup, anchor, group_matches
 from sitegen.model.columns import column_lines, lines_of
 from sitegen.model.views import MatchView, RESULT_CODES, NO_RESULT, league_view
@@ -179,11 +179,13 @@ def test_planned_pages_are_the_pages_grouped_one_view_at_a_time(case):
 
 
 @pytest.mark.parametrize("root", [FIXTURES / "small", FIXTURES / "hostile"], ids=["small", "hostile"])
-def test_teams_are_looked_for_where_a_system_can_have_them(root):
+def test_teams_and_appearances_where_the_columns_tell_them(root):
     site = check(root, cache=False)
     seen = set()
     for league in rate(site):
         view = league_view(league, site.roster)
         seen.add(view.has_teams)
         assert view.has_teams == any(e.get("team") is not None for m in league.league.matches for e in m.entries)
+        # The appearances a listed table counts by its rows are those of every match.
+        assert scale.appearances(league) == sum(len(m.players) for m in league.league.matches)
     assert False in seen and (True in seen or root.name != "small")     # the small site has team games

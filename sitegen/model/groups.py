@@ -85,7 +85,7 @@ class Pages:
         # Each page's views sliced off where its matches are a run, as a file's usually are.
         contiguous = bool(len(order)) and bool((np.diff(order) == 1).all())
         shift = int(order[0]) if contiguous else 0
-        at = order.tolist()
+        at = [] if contiguous else order.tolist()
         groups = []
         for g, (file, name, url, part, urls) in enumerate(self.pages):
             lo, hi = bounds[g], bounds[g + 1]
