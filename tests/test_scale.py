@@ -51,6 +51,7 @@ def test_the_threshold_counts_player_appearances_strictly_above():
         def __init__(self, n, per_match=2):
             match = type("M", (), {"players": ("p",) * per_match})()
             self.league = type("L", (), {"matches": (match,) * n})()
+            self.events = ()        # not a rating's columns: the matches' players are counted
             self.cache = {}
     duels = scale.BIG_LEAGUE_ROWS // 2
     assert not scale.is_big(Rated(duels))

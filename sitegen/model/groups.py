@@ -9,8 +9,12 @@ for the second part of a long file. No I/O here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from slugify import slugify
 
@@ -23,6 +27,7 @@ MATCHES_PER_PART = 100
 LINES_PER_PART = 2000
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_SAFE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 
 def anchor(match_id: str) -> str:
@@ -52,6 +57,98 @@ def _folder(name: str) -> str:
     return "/".join(slugify(part, max_length=64) or "file" for part in name.split("/"))
 
 
+@dataclass(slots=True)
+class Pages:
+    """Which matches each page of a league shows (``plan``), before any view is made: the
+    matches' positions by page (``order``; page g's are ``order[bounds[g]:bounds[g + 1]]``,
+    in history order) and each page's file, name, url, part and its file's urls."""
+
+    order: np.ndarray
+    bounds: list[int]
+    pages: list[tuple[str, str, str, int, list[str]]]
+    plain: bool                     # no match id needs escaping in its anchor
+
+    def urls(self, count: int) -> Iterator[str]:
+        """Each match's page, the matches in history order."""
+        urls = [url for _, _, url, _, _ in self.pages]
+        order = self.order
+        if not len(order) or bool((np.diff(order) == 1).all()):       # the pages one after another
+            return chain.from_iterable(map(repeat, urls, np.diff(self.bounds).tolist()))
+        page = np.empty(count, dtype=np.int64)
+        page[order] = np.repeat(np.arange(len(self.pages), dtype=np.int64), np.diff(self.bounds))
+        return map(urls.__getitem__, page.tolist())
+
+    def groups(self, views: list[MatchView], paged: bool = False) -> list[MatchGroup]:
+        """The pages of ``views`` (the matches planned, in history order), each view's page set
+        unless it was made with it (``paged``: from ``urls``)."""
+        order, bounds = self.order, self.bounds
+        # Each page's views sliced off where its matches are a run, as a file's usually are.
+        contiguous = bool(len(order)) and bool((np.diff(order) == 1).all())
+        shift = int(order[0]) if contiguous else 0
+        at = [] if contiguous else order.tolist()
+        groups = []
+        for g, (file, name, url, part, urls) in enumerate(self.pages):
+            lo, hi = bounds[g], bounds[g + 1]
+            chunk = views[shift + lo:shift + hi] if contiguous else [views[i] for i in at[lo:hi]]
+            if not paged:
+                for v in chunk:
+                    v.page = url
+            if not self.plain:
+                for v in chunk:
+                    v.escaped = anchor(v.match.id)
+            groups.append(MatchGroup(file, name, url, part, chunk, urls, g))
+        return groups
+
+
+def plan(files: Sequence[str], ids: Iterable[str], sizes: Sequence[int] | np.ndarray, base: str,
+         per_part: int | None = None) -> Pages:
+    """The pages of matches in files ``files`` with ids ``ids`` and ``sizes`` lines, in history
+    order, as ``group_matches`` describes them."""
+    per_part = per_part or MATCHES_PER_PART
+    # The files in order of their first match; each one's matches by a stable sort of the
+    # files' numbers (no list appended a match).
+    number = {f: i for i, f in enumerate(dict.fromkeys(files))}
+    code = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(files))
+    order = (np.arange(len(code), dtype=np.int64) if not len(code) or bool((code[1:] >= code[:-1]).all())
+             else np.argsort(code, kind="stable"))
+    starts = np.searchsorted(code[order], np.arange(len(number) + 1)).tolist()
+    lines = np.asarray(sizes, dtype=np.int64)[order]
+    # Where per_part of the file's biggest matches fit a part, every part is per_part matches.
+    fits = bool(len(lines)) and int(lines.max()) * per_part <= LINES_PER_PART
+    # No character of any id outside _UNSAFE's set: deleted by a translation in C, none is left.
+    joined = "".join(ids)
+    plain = joined.isascii() and not joined.encode("ascii").translate(None, _SAFE)
+    pages: list[tuple[str, str, str, int, list[str]]] = []
+    bounds = [0]
+    taken: set[str] = set()
+    for file, lo, hi in zip(number, starts, starts[1:]):
+        if fits:
+            cuts = list(range(lo, hi, per_part))
+        else:       # a part closes at per_part matches, or before the match that would pass the lines
+            cuts, count, total = [lo], 0, 0
+            for i, n in enumerate(lines[lo:hi].tolist(), lo):
+                if count and (count >= per_part or total + n > LINES_PER_PART):
+                    cuts.append(i)
+                    count = total = 0
+                count += 1
+                total += n
+        rel = file.split("/", 2)[2] if file.count("/") >= 2 else file   # matches/<league>/<path>
+        name = rel[: -len(".toml")] if rel.endswith(".toml") else rel
+        folder = _folder(name)
+        candidate, n = folder, 1
+        while True:
+            urls = [f"{base}matches/{candidate}/" + (f"{k}/" if k > 1 else "") for k in range(1, len(cuts) + 1)]
+            if not taken.intersection(urls):
+                break
+            n += 1
+            candidate = f"{folder}-{n}"
+        taken.update(urls)
+        for k, (url, cut) in enumerate(zip(urls, cuts[1:] + [hi]), start=1):
+            pages.append((file, name, url, k, urls))
+            bounds.append(cut)
+    return Pages(order, bounds, pages, plain)
+
+
 def group_matches(views: list[MatchView], base: str, per_part: int | None = None,
                   sizes: list[int] | None = None) -> list[MatchGroup]:
     """Assign every match its page (``view.page``; ``view.url`` is its anchor there).
@@ -62,42 +159,6 @@ def group_matches(views: list[MatchView], base: str, per_part: int | None = None
     up to ``per_part`` matches (default ``MATCHES_PER_PART``) and ``LINES_PER_PART`` lines;
     ``sizes``, where given, are each view's lines counted (views.LineColumns).
     """
-    per_part = per_part or MATCHES_PER_PART
-    by_file: dict[str, list[tuple[MatchView, int]]] = {}
-    for v, n in zip(views, sizes if sizes is not None else map(len, (v.lines for v in views))):
-        by_file.setdefault(v.match.file, []).append((v, n))
-    # Where no id needs escaping (one search over them all), an anchor is "m-" and the id.
-    plain = _UNSAFE.search("".join([v.match.id for v in views])) is None
-    groups: list[MatchGroup] = []
-    taken: set[str] = set()
-    for file, members in by_file.items():
-        part: list[MatchView] = []
-        parts = [part]
-        lines = 0
-        for v, n in members:
-            if part and (len(part) >= per_part or lines + n > LINES_PER_PART):
-                part = []
-                parts.append(part)
-                lines = 0
-            part.append(v)
-            lines += n
-        rel = file.split("/", 2)[2] if file.count("/") >= 2 else file   # matches/<league>/<path>
-        name = rel[: -len(".toml")] if rel.endswith(".toml") else rel
-        folder = _folder(name)
-        candidate, n = folder, 1
-        while True:
-            urls = [f"{base}matches/{candidate}/" + (f"{k}/" if k > 1 else "") for k in range(1, len(parts) + 1)]
-            if not taken.intersection(urls):
-                break
-            n += 1
-            candidate = f"{folder}-{n}"
-        taken.update(urls)
-        for k, (url, chunk) in enumerate(zip(urls, parts), start=1):
-            group = MatchGroup(file, name, url, k, chunk, urls, len(groups))
-            for v in chunk:
-                v.page = url
-            if not plain:
-                for v in chunk:
-                    v.escaped = anchor(v.match.id)
-            groups.append(group)
-    return groups
+    matches = [v.match for v in views]
+    return plan([m.file for m in matches], [m.id for m in matches],
+                sizes if sizes is not None else [len(v.lines) for v in views], base, per_part).groups(views)

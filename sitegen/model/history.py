@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 from collections.abc import Sequence
 
@@ -40,7 +41,7 @@ def one_event_per_match(rated: RatedLeague) -> EventTable | None:
         events, matches = rated.events, rated.league.matches
         rated.cache[ONE_PER_MATCH] = (
             events if isinstance(events, EventTable) and events.matches is None
-            and list(events.keys) == [m.id for m in matches] else None)
+            and list(events.keys) == list(map(attrgetter("id"), matches)) else None)
     return rated.cache[ONE_PER_MATCH]
 
 

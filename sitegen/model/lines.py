@@ -24,6 +24,7 @@ from sitegen.model.scale import is_big
 from sitegen.model.views import Link, MatchLine
 from sitegen.rating.base import Change, Match
 from sitegen.rating.events import PAGE, EventTable, RowTerms
+from sitegen.rating.protocol import OUTCOMES
 
 
 def _number(terms: Mapping[str, float | str | None], key: str) -> float:
@@ -152,6 +153,8 @@ class TableLines:
         # The entries live as long as the league's matches, so their ids name them all the while.
         self.described: dict[int, str] = {}
         self.odd: dict[int, list[int]] = {}
+        if table.listed:        # the kernel made the rows the listed players (events.py): none to compare
+            return
         names, offsets, matches = table.names, self.offsets, self.matches
         for lo in range(0, len(matches), PAGE):
             hi = min(len(matches), lo + PAGE)
@@ -187,9 +190,53 @@ class TableLines:
         value = self.after_column[r]
         return value.item() if isinstance(value, np.generic) else value
 
+    def match_lines(self, k: int) -> MatchLines:
+        """The lines of match k, each made when read."""
+        return MatchLines(self, k)
+
     def lines(self, k: int) -> list[MatchLine]:
         """Every line of match k, made now."""
         return [self.line(k, i) for i in range(len(self.matches[k].players))]
+
+    def held_lines(self, outcomes: np.ndarray | None = None) -> Iterator[list[MatchLine]]:
+        """``lines`` of every match in history order, made a page of matches at a time: each
+        column's rows of the page read as Python values by one tolist, not a row at a time.
+        ``outcomes``: each row's outcome code (``System.outcome_codes``), where the rows are
+        the lines; else the system's ``outcome`` is asked line by line."""
+        table, make, matches, offsets, odd = self.table, self.make, self.matches, self.offsets, self.odd
+        one, describe, result, outcome = make.texts.setdefault, make.describe, make.result, make.outcome
+        described, link_at, after_column = self.described, self.link_at, self.after_column
+        bounds, tiers, tier_of, formulas, integer = make.bounds, make.tiers, make.tier_of, make.formulas, make.integer
+        texts = (*OUTCOMES, None)
+        for lo in range(0, len(matches), PAGE):
+            hi = min(len(matches), lo + PAGE)
+            r0, r1 = offsets[lo], offsets[hi]
+            befores = table.befores(r0, r1)
+            afters = (after_column[r0:r1].tolist() if isinstance(after_column, np.ndarray)
+                      else [self._after_at(r) for r in range(r0, r1)])
+            who = self.player_column[r0:r1].tolist()
+            codes = outcomes[r0:r1].tolist() if outcomes is not None else None
+            for k in range(lo, hi):
+                m = matches[k]
+                rows = odd.get(k) or range(offsets[k], offsets[k] + len(m.players))
+                lines = []
+                for i, (r, entry) in enumerate(zip(rows, m.entries)):
+                    j = r - r0
+                    before, after = befores[j], afters[j]
+                    terms = RowTerms(table, r, k)
+                    details = described.get(id(entry))
+                    if details is None:
+                        details = one(text := describe(entry), text)
+                        if len(described) < DESCRIBED:
+                            described[id(entry)] = details
+                    score = result(m, i)
+                    tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
+                        tier_of(after) if tier_of else None)
+                    lines.append(MatchLine(
+                        link_at[who[j]], details, outcome(m, i) if codes is None else texts[codes[j]], before,
+                        after, terms, tier, formula(terms, before, after, integer) if formulas else "",
+                        entry.get("team"), None, one(score, score)))
+                yield lines
 
     def line(self, k: int, i: int) -> MatchLine:
         """Line i of match k, as ``event_lines`` makes it from the match's changes."""

@@ -31,6 +31,7 @@ A smaller league is published exactly as before. No I/O here.
 from __future__ import annotations
 
 from sitegen.model.history import RatedLeague
+from sitegen.rating.events import EventTable
 
 # Player appearances above which a league is big. Output grows with them, not with matches:
 # a lobby of 100 writes 100 rows and lines where a duel writes two. 40,000 (20,000 duels)
@@ -69,7 +70,11 @@ def appearances(rated: RatedLeague) -> int:
     million matches)."""
     count = rated.cache.get(APPEARANCES)
     if count is None:
-        count = rated.cache[APPEARANCES] = sum(map(len, (m.players for m in rated.league.matches)))
+        events = rated.events
+        # Where the rating's rows are the listed players of its matches (events.py), their count.
+        count = rated.cache[APPEARANCES] = (
+            events.rows if isinstance(events, EventTable) and events.listed
+            and len(events) == len(rated.league.matches) else sum(map(len, (m.players for m in rated.league.matches))))
     return count
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections import Counter
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, count, repeat
-from typing import Any, overload
+from itertools import chain, compress, count, repeat
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 
@@ -19,12 +20,14 @@ from slugify import slugify
 
 from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
-from sitegen.model.groups import MatchGroup, group_matches
+from sitegen.model.groups import MatchGroup, plan
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
-from sitegen.rating.events import EventTable
+
+if TYPE_CHECKING:
+    from sitegen.model.lines import TableLines
 
 RECENT = 12
 
@@ -81,19 +84,72 @@ class Group:
 
 
 @dataclass(slots=True)
+class Rare:
+    """What few matches have, apart from their views: a view of a million-match league sets
+    three fields fewer."""
+
+    rated_with: tuple[str, ...] = ()      # every match rated in the same event (a period)
+    facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
+    escaped: str | None = None          # its fragment, where the id needs escaping (groups.anchor)
+
+
+@dataclass(slots=True)
 class MatchView:
     match: Match
-    lines: list[MatchLine]
+    # Its lines; or, where they are read from the columns when asked (model/lines.py), the
+    # league's TableLines, and ``at`` the match's position: no object a match for them.
+    held: Sequence[MatchLine] | TableLines
     event: str
-    event_matches: tuple[str, ...] = ()   # every match rated in the same event (a period)
-    facts: tuple[tuple[str, str], ...] = ()     # match-level keys to show
-    # Its file's page (model/groups.py sets it), shared by every match of the page.
-    page: str = ""
-    # Its fragment there where the id needs escaping (groups.anchor); None: "m-" and the id.
-    escaped: str | None = field(default=None, repr=False)
     # The system's headline, bound once per league: the title is said when a page shows it,
     # not held (a string a match, 70 MB of a million-match league's models).
     headline: Callable[[Match], str] | None = field(default=None, repr=False, compare=False)
+    at: int = -1
+    # Its file's page (model/groups.py sets it), shared by every match of the page.
+    page: str = ""
+    rare: Rare | None = None
+
+    def _rare(self) -> Rare:
+        if self.rare is None:
+            self.rare = Rare()
+        return self.rare
+
+    @property
+    def rated_with(self) -> tuple[str, ...]:
+        """Every match rated in the same event (a period); () where the event is this match alone."""
+        return () if self.rare is None else self.rare.rated_with
+
+    @rated_with.setter
+    def rated_with(self, matches: tuple[str, ...]) -> None:
+        self._rare().rated_with = matches
+
+    @property
+    def facts(self) -> tuple[tuple[str, str], ...]:
+        """The match-level keys to show."""
+        return () if self.rare is None else self.rare.facts
+
+    @facts.setter
+    def facts(self, facts: tuple[tuple[str, str], ...]) -> None:
+        self._rare().facts = facts
+
+    @property
+    def escaped(self) -> str | None:
+        """Its fragment on its page where the id needs escaping (groups.anchor); None: "m-" and the id."""
+        return None if self.rare is None else self.rare.escaped
+
+    @escaped.setter
+    def escaped(self, fragment: str | None) -> None:
+        self._rare().escaped = fragment
+
+    # A list, or a MatchLines where they are read from the columns: read as a list reads.
+    @property
+    def lines(self) -> list[MatchLine]:
+        held = self.held
+        return cast("list[MatchLine]", cast("TableLines", held).match_lines(self.at) if self.at >= 0 else held)
+
+    @property
+    def event_matches(self) -> tuple[str, ...]:
+        """Every match rated in the same event, this one included."""
+        return self.rare.rated_with if self.rare is not None and self.rare.rated_with else (self.event,)
 
     @property
     def url(self) -> str:
@@ -136,13 +192,18 @@ class PlayerGame:
 
     @property
     def line(self) -> MatchLine:
-        return self.match.lines[self.index]
+        m = self.match
+        if m.at >= 0:       # read from the columns (TableLines.line, as MatchLines reads it)
+            return cast("TableLines", m.held).line(m.at, self.index)
+        return m.lines[self.index]
 
     @property
     def after(self) -> float:
         """The line's rating after, without making the line where it is read from the columns."""
-        lines = self.match.lines
-        return lines[self.index].after if isinstance(lines, list) else lines.after(self.index)
+        m = self.match
+        if m.at >= 0:
+            return cast("TableLines", m.held).after(m.at, self.index)
+        return cast("list[MatchLine]", m.held)[self.index].after
 
     # Computed when asked, not stored: in 100-player lobbies stored lists of 99
     # opponents per game took most of a large build's memory.
@@ -188,9 +249,10 @@ class Games(Sequence[PlayerGame]):
         self.place.append(index)
 
     def extend(self, matches: np.ndarray, places: np.ndarray) -> None:
-        """Games added as two int arrays at once (``_league_view`` groups every line by player)."""
-        self.at.frombytes(matches.astype(np.intc).tobytes())
-        self.place.frombytes(places.astype(np.intc).tobytes())
+        """Games added as two int arrays at once (``_league_view`` groups every line by player),
+        read as they are where they are C ints already."""
+        self.at.frombytes(np.ascontiguousarray(matches, dtype=np.intc).data.cast("B"))
+        self.place.frombytes(np.ascontiguousarray(places, dtype=np.intc).data.cast("B"))
 
     def __len__(self) -> int:
         return len(self.at)
@@ -333,7 +395,8 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
 
 def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
-    from sitegen.model.lines import LineMaker, Made, MatchLines, TableLines, event_lines
+    from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
+    from sitegen.model.lines import LineMaker, TableLines, event_lines
     config = rated.league.config
     system = config.system
     base = f"leagues/{config.slug}/"
@@ -352,90 +415,83 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
     links = {name: Link(name, pv.url) for name, pv in players.items()}
     make = LineMaker(rated, links)
+    matches = rated.league.matches
     table = one_event_per_match(rated)
     source = TableLines(rated, table, make) if table is not None else None
-    made: Iterable[Made]
+    number = {name: i for i, name in enumerate(players)}
+    found = column_lines(source, number, system) if source is not None else None
+    from_columns = found is not None
+    if found is None:
+        found = lines_of(matches, number, system)
+    sizes, codes, outcomes = found
+    # Every match's page worked out before the views, so that each is made with it.
+    pages = plan(list(map(attrgetter("file"), matches)),
+                 source.table.keys if source is not None else map(attrgetter("id"), matches),
+                 sizes, base, scale.MATCHES_PER_PART if make.big else None)
+    urls = pages.urls(len(matches))
+    headline = system.headline
+    views: list[MatchView]
     if source is not None:
-        # Every event one match: a long history's lines are not held, each is read from the
-        # columns when a page asks (scale.lines_held); the others' are made once and held.
-        keys, held = source.table.keys, scale.lines_held(rated)
-        made, periods = ((m, source.lines(k) if held else MatchLines(source, k), keys[k], (keys[k],))
-                         for k, m in enumerate(rated.league.matches)), False
+        # Every event one match, its key the match's id: a long history's lines are not held, each
+        # is read from the columns when a page asks (scale.lines_held); the others' are made once
+        # and held. The views are made by map, a call each, not a loop's body each.
+        n, keys = len(matches), source.table.keys
+        if scale.lines_held(rated):
+            # Outcomes the columns gave are the lines' (columns.column_lines): read, not asked again.
+            views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
+                             repeat(headline), repeat(-1), urls))
+        else:
+            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n), urls))
+        periods = False
     else:
         made, periods = event_lines(rated, make)
-    views: list[MatchView] = []
-    games_of = {name: Games(views) for name in players}
-    headline, outcome = system.headline, system.outcome
+        views = [MatchView(m, lines, event_key, headline, page=url, rare=Rare(event_matches))
+                 for (m, lines, event_key, event_matches), url in zip(made, urls)]
+    del urls
+    groups = pages.groups(views, paged=True)
+    # The match-level keys to show, of the matches that have any (most have none).
     weighted = False
-    # Every line's result, gathered match by match; counted by player with numpy after the loop.
-    results: list[str | None] = []
-    for k, (m, lines, event_key, event_matches) in enumerate(made):
-        extra = m.extra
-        facts: tuple[tuple[str, str], ...] = ()
-        if extra:
-            facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
-                           if extra.get(key) is not None])
-            weighted = weighted or "weight" in extra
-        view = MatchView(m, lines, event_key, event_matches, facts, headline=headline)  # type: ignore[arg-type]
-        views.append(view)
-        # A line's player, result and team are its match's (model/lines.py): read from the match.
-        n = len(m.players)
-        results += map(outcome, repeat(m, n), range(n))
+    for k in list(compress(count(), map(attrgetter("extra"), matches))):
+        extra = matches[k].extra
+        views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
+                                if extra.get(key) is not None])
+        weighted = weighted or "weight" in extra
 
-    matches = rated.league.matches
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
-    # so each distinct one is looked at once.
-    entries = dict(zip(map(id, chain.from_iterable(m.entries for m in matches)),
-                       chain.from_iterable(m.entries for m in matches)))
-    has_teams = any(entry.get("team") is not None for entry in entries.values())
-    del entries
-    sizes = np.fromiter(map(len, (m.players for m in matches)), dtype=np.int64, count=len(matches))
-    number = {name: i for i, name in enumerate(players)}
-    codes = np.fromiter(map(number.__getitem__, chain.from_iterable(m.players for m in matches)),
-                        dtype=np.int32, count=len(results))
-    outcomes = np.fromiter(map(RESULT_CODES.get, results, repeat(NO_RESULT)), dtype=np.int8, count=len(results))
-    del results
+    # so each distinct one is looked at once. A system whose matches list no teams and whose
+    # fields name none has no entry with a team (rating/fields.py parse_entries).
+    if system.example.teams or any(f.name == "team" for f in system.fields):
+        entries = dict(zip(map(id, chain.from_iterable(m.entries for m in matches)),
+                           chain.from_iterable(m.entries for m in matches)))
+        has_teams = any(entry.get("team") is not None for entry in entries.values())
+        del entries
+    else:
+        has_teams = False
     for p, wins, draws, losses in zip(players.values(), *(
             np.bincount(codes[outcomes == code], minlength=len(players)).tolist() for code in (WIN, DRAW, LOSS))):
         p.wins, p.draws, p.losses = wins, draws, losses
-    _group_games(games_of, codes, sizes)
-    for name, p in players.items():
+    games_of = {name: Games(views) for name in players}
+    order, bounds, first, last = group_games(games_of, codes, sizes)
+    for p, games, f, lo in zip(players.values(), games_of.values(), first, last):
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
-        p.games = list(games_of[name]) if periods else games_of[name]
-        if p.games:
-            p.first_played, p.last_played = p.games[0].match.match.played, p.games[-1].match.match.played
+        p.games = list(games) if periods else games
+        if f >= 0:
+            p.first_played, p.last_played = matches[f].played, matches[lo].played
     if periods:
         for p in players.values():
             _mark_rated(p)
     # Every game rated: each player's peak and lowest read from the columns where they allow it.
     elif not (source is not None and source.aligned
-              and _table_extremes(source.table, rated.league.matches, players)):
+              and table_extremes(source.table, matches, list(players.values()), order, bounds)):
         for p in players.values():
             _extremes(p)
 
-    # scale.matches_per_part, without counting the league's appearances again.
-    groups = group_matches(views, base, scale.MATCHES_PER_PART if make.big else None,
-                           sizes.tolist())      # sets every view's url
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
     return LeagueView(config, base, rated, players, leaderboard, views,
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
                       system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
-
-
-def _group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarray) -> None:
-    """Each player's games from every line in history order: their match and their place in it,
-    grouped with numpy, not an append per line (two million at a million matches). ``codes``:
-    each line's player, numbered in ``games_of``'s order; ``sizes``: each match's lines."""
-    counts = sizes
-    match = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    place = np.arange(len(codes), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    order = np.argsort(codes, kind="stable")        # by player, each player's lines in history order
-    bounds = np.searchsorted(codes[order], np.arange(len(games_of) + 1))
-    for i, games in enumerate(games_of.values()):
-        rows = order[bounds[i]:bounds[i + 1]]
-        games.extend(match[rows], place[rows])
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
@@ -483,30 +539,3 @@ def _extremes(player: PlayerView) -> None:
     peak, lowest = max(afters), min(afters)
     player.peak = (peak, games[afters.index(peak)].match.match.played)
     player.lowest = (lowest, games[afters.index(lowest)].match.match.played)
-
-
-def _table_extremes(table: EventTable, matches: Sequence[Match], players: dict[str, PlayerView]) -> bool:
-    """``_extremes`` of every player from the columns, where row r is the r-th line of the
-    league and every game is rated; False (nothing set) unless the ratings after are finite
-    numbers in an array (NaN compares differently in numpy and Python)."""
-    after = table.after
-    if not (isinstance(after, np.ndarray) and after.dtype.kind in "iuf" and len(after)
-            and np.isfinite(after).all()):
-        return False
-    order = np.argsort(table.player, kind="stable")      # each player's rows, in history order
-    who, values = table.player[order], after[order]
-    starts = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
-    counts = np.diff(np.r_[starts, len(who)])
-    position = np.arange(len(who))
-    found = []
-    for reduce in (np.maximum, np.minimum):
-        best = np.repeat(reduce.reduceat(values, starts), counts)
-        # The first of the player's rows reaching it, as the first game reaching it; its value
-        # read back as the line's (Python int or float, and -0.0 where that came first).
-        rows = order[np.minimum.reduceat(np.where(values == best, position, len(who)), starts)]
-        found.append(zip(after[rows].tolist(), table.event_of_rows(rows).tolist()))
-    names = table.names
-    for p, (peak, pe), (low, le) in zip(who[starts].tolist(), *found):
-        player = players[names[p]]
-        player.peak, player.lowest = (peak, matches[pe].played), (low, matches[le].played)
-    return True

@@ -394,6 +394,14 @@ class Elo(MatchSystem):
         s = match.entries[index]["score"]
         return "win" if s == 1 else "draw" if s == 0.5 else "loss"
 
+    def outcome_codes(self, events: Sequence[RatingEvent]) -> np.ndarray | None:
+        """``outcome`` of each row of the score column, where the rows are the lines (``listed``):
+        the first player's score as entered, the second's 1 minus it (the two sum to 1)."""
+        if not (isinstance(events, EventTable) and events.listed):
+            return None
+        score = events.terms["score"].values
+        return np.where(score == 1, 0, np.where(score == 0.5, 1, 2)).astype(np.int8)
+
     def headline(self, match: Match) -> str:
         (a, b), (ea, eb) = match.players, match.entries
         if ea.get("points") is not None and eb.get("points") is not None:    # a score reads as a score

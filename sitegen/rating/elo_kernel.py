@@ -320,7 +320,7 @@ def rate(system: Elo, matches: Sequence[Match]) -> Sequence[RatingEvent]:
         "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
     }
     return EventTable(ids, [m.played for m in matches], np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
-                      pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact)
+                      pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact, listed=True)
 
 
 @dataclass(frozen=True)

@@ -49,13 +49,15 @@ class EventTable(Sequence[RatingEvent]):
     match its key names). Per change, in event order, ``offsets[i]:offsets[i + 1]`` being event
     i's rows: ``player`` (an index into ``names``), ``before``, ``after`` and the ``terms``.
     ``exact_before`` holds the rows whose rating before is not the float of ``before`` (a
-    starting rating given as an int, or None), as the value the change holds.
+    starting rating given as an int, or None), as the value the change holds. ``listed``: the
+    kernel made each event's rows its one match's players as the match lists them (row
+    ``offsets[k] + i`` is player i of match k), so a reader of the lines need not compare them.
     """
 
     def __init__(self, keys: Sequence[str], played: Sequence[datetime], offsets: np.ndarray,
                  names: Sequence[str], player: np.ndarray, before: np.ndarray, after: np.ndarray,
                  terms: Mapping[str, Term], *, matches: Sequence[tuple[str, ...]] | None = None,
-                 exact_before: Mapping[int, Any] | None = None) -> None:
+                 exact_before: Mapping[int, Any] | None = None, listed: bool = False) -> None:
         self.keys = keys
         self.played = played
         self.matches = matches
@@ -67,6 +69,7 @@ class EventTable(Sequence[RatingEvent]):
         self.terms = dict(terms)
         self.exact_before = dict(exact_before or {})
         self._exact_rows = np.array(sorted(self.exact_before), dtype=np.int64)
+        self.listed = listed and matches is None
         self._page: tuple[int, list[RatingEvent]] | None = None
 
     def __len__(self) -> int:
@@ -211,7 +214,8 @@ class EventTable(Sequence[RatingEvent]):
         return EventTable(self.keys[start:], self.played[start:], self.offsets[start:] - r0, self.names,
                           self.player[r0:], self.before[r0:], self.after[r0:], terms,
                           matches=None if self.matches is None else self.matches[start:],
-                          exact_before={r - r0: v for r, v in self.exact_before.items() if r >= r0})
+                          exact_before={r - r0: v for r, v in self.exact_before.items() if r >= r0},
+                          listed=self.listed)
 
     def changes_at(self, rows: np.ndarray) -> list[Change]:
         """The changes at ``rows`` (of any events), as the events hold them."""

@@ -167,7 +167,7 @@ def rate(system: Lunaro, matches: Sequence[Match]) -> Sequence[RatingEvent]:
     return EventTable([m.id for m in matches], [m.played for m in matches],
                       np.arange(0, 2 * n + 1, 2, dtype=np.int64), replayer.names, pair,
                       np.trunc(rows(ra, rb)).astype(np.int64), np.trunc(rows(after_a, after_b)).astype(np.int64),
-                      terms, exact_before=exact)
+                      terms, exact_before=exact, listed=True)
 
 
 def resampled(system: Lunaro, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:

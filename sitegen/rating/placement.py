@@ -23,7 +23,7 @@ from sitegen.rating.base import Curve, event_name, expected_curve, first_of, lis
 from sitegen.rating.events import EventTable, event_keys, event_times
 from sitegen.rating.exact import expected_many
 from sitegen.rating.forecasts import LobbyPrediction, Outcome, PairArrays, PairForecast, PairPrediction
-from sitegen.rating.protocol import EXPECTED_NOTE
+from sitegen.rating.protocol import EXPECTED_NOTE, NO_OUTCOME
 from sitegen.rating.registry import register
 from sitegen.rating.titles import ordinal
 
@@ -168,6 +168,12 @@ class Placement(MatchSystem):
         verb = "wins" if len(winners) == 1 else "share first place in" if event else "share first place"
         where = f" {event}" if event else "" if len(winners) > 1 else f" ({len(match.players)} players)"
         return f"{listing(winners)} {verb}{where}"
+
+    def outcome_codes(self, events: Sequence[RatingEvent]) -> np.ndarray | None:
+        """No line has an outcome (``outcome`` is None): one code a row, where the rows are the lines."""
+        if not (isinstance(events, EventTable) and events.listed):
+            return None
+        return np.full(events.rows, NO_OUTCOME, dtype=np.int8)
 
     def result(self, match: Match, index: int) -> str:
         return f"{ordinal(match.entries[index]['place'])} of {len(match.players)}"

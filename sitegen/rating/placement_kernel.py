@@ -261,7 +261,7 @@ def rate(system: Placement, matches: Sequence[Match]) -> Sequence[RatingEvent]:
     before, after, exp, k = replay(system, cols)
     # Every rating before is a float: ``Placement.start`` makes the starting ones floats.
     return EventTable([m.id for m in matches], [m.played for m in matches], cols.first, cols.names, cols.who,
-                      before, after, {"expected": Term(exp), "score": Term(cols.score), "k": Term(k)})
+                      before, after, {"expected": Term(exp), "score": Term(cols.score), "k": Term(k)}, listed=True)
 
 
 def replay(system: Placement, cols: Lobbies) -> list[np.ndarray]:

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypedDict, runtime_checkable
 
+import numpy as np
+
 from sitegen.rating.fields import RATING_ALLOWED, Example, Field, Param, rating_value
 from sitegen.rating.forecasts import PairForecast, PairPrediction
 from sitegen.rating.replay import Round, replay, single_rounds
@@ -25,6 +27,10 @@ from sitegen.rating.titles import first_of, versus
 EXPECTED_NOTE = " An expected score is not a chance of winning: a draw counts a half"
 # The slope of the 400-point logistic: E = 1 / (1 + e^(-LN10_400 * gap)).
 LN10_400 = math.log(10.0) / 400.0
+
+# A line's outcome as a code (``outcome_codes``): its position here, NO_OUTCOME for None.
+OUTCOMES: tuple[str, ...] = ("win", "draw", "loss")
+NO_OUTCOME = 3
 
 
 class CurvePoint(TypedDict):
@@ -157,6 +163,12 @@ class Presenter(Protocol):
 
     def outcome(self, match: Match, index: int) -> str | None:
         """'win', 'draw' or 'loss' for the player at ``index``, or None where it has no meaning."""
+        ...
+
+    def outcome_codes(self, events: Sequence[RatingEvent]) -> np.ndarray | None:
+        """``outcome`` of every line of the rated history (each match's players in order, the
+        matches in history order) as int8 codes (``OUTCOMES``), read from the rating's columns
+        without a call per line; None where they cannot be, and ``outcome`` is asked line by line."""
         ...
 
     def headline(self, match: Match) -> str:
@@ -339,6 +351,9 @@ class MatchSystem:
         return [Standing(p, c.after, count[p]) for p, c in last.items()]
 
     def outcome(self, match: Match, index: int) -> str | None:
+        return None
+
+    def outcome_codes(self, events: Sequence[RatingEvent]) -> np.ndarray | None:
         return None
 
     def describe(self, entry: Mapping[str, Any]) -> str:
