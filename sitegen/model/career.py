@@ -123,6 +123,16 @@ class Range:
     first: int
 
 
+class ChartPoints(NamedTuple):
+    """A player's rated games as the history chart's points: times in microseconds since the
+    epoch, ratings after; the first and last point's times (None without a rated game)."""
+
+    micros: np.ndarray
+    ratings: np.ndarray
+    first: datetime | None
+    last: datetime | None
+
+
 @dataclass(frozen=True, slots=True)
 class Career:
     record: Record | None                 # systems with outcomes
@@ -253,8 +263,23 @@ class LeagueCareers:
                 best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
                 rivals = None if self.ranked_by else games.duel_rivals(other)
             # Only what a page reads is kept: the table's other columns go with it.
-            self._all = _Aggregates(games.bounds.tolist(), games.played, games.records(), runs, periods_, best, rivals)
+            self._all = _Aggregates(games.bounds.tolist(), games.played, games.after, games.rated, games.records(),
+                                    runs, periods_, best, rivals)
         return self._all
+
+    def chart(self, player: PlayerView) -> ChartPoints:
+        """The history chart's points, ``(g.match.match.played, g.after)`` of each rated game, read
+        from the league's table as columns: no game or line made for each point."""
+        games = player.games
+        agg = self._aggregates()
+        p = self._number[player.name]
+        s, e = agg.bounds[p], agg.bounds[p + 1]
+        rated = agg.rated[s:e]
+        at = np.flatnonzero(rated)
+        if not len(at):
+            return ChartPoints(agg.played[:0], agg.after[:0], None, None)
+        return ChartPoints(agg.played[s:e][rated], agg.after[s:e][rated], games[int(at[0])].match.match.played,
+                           games[int(at[-1])].match.match.played)
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
         """Every opponent: games, wins, draws, losses, and the net change in duels."""
@@ -320,6 +345,8 @@ class LeagueCareers:
 class _Aggregates:
     bounds: list[int]                     # per player, their first row of the league's games
     played: np.ndarray                    # each row's time in microseconds
+    after: np.ndarray                     # each row's rating after, float64
+    rated: np.ndarray                     # whether the row's game carries its event's change
     records: np.ndarray                   # (players, 4): wins, draws, losses, no result
     runs: Runs
     periods: PeriodTable

@@ -450,10 +450,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                           compact=compact)
             home = context(f"{pv.url}index.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
-                           # A point each rated game: the rating after, without making the line.
-                           chart_preview=Markup(preview.history(
-                               [(g.match.match.played, g.after) for g in pv.games if g.rated],
-                               compact)),
+                           # A point each rated game, read from the careers' columns.
+                           chart_preview=Markup(preview.history_columns(*careers.chart(pv), compact)),
                            pool=pool, predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor else [])
             made = [(home["path"], render("player.html", home))]

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from html import escape
 
+import numpy as np
+
 from sitegen.model.accuracy import CalibrationBin
 from sitegen.model.board import Bin
 
@@ -107,8 +109,21 @@ def history(points: Sequence[tuple[datetime, float]], compact: bool = False) -> 
     ``compact`` (a big league, model/scale.py) draws the line in whole units (``_buckets``)."""
     if not points:
         return ""
-    ts = [p[0].timestamp() for p in points]
-    ys = [p[1] for p in points]
+    return _history([p[0].timestamp() for p in points], [p[1] for p in points], points[0][0], points[-1][0],
+                    compact)
+
+
+def history_columns(micros: np.ndarray, ratings: np.ndarray, first: datetime | None, last: datetime | None,
+                    compact: bool = False) -> str:
+    """``history`` of the points as columns (career.ChartPoints): each game's time in microseconds
+    since the epoch, its rating after, and the first and last game's times. A time's
+    ``timestamp()`` is its microseconds over 10**6, one correctly rounded division as numpy's."""
+    if not len(micros) or first is None or last is None:
+        return ""
+    return _history((micros / 1e6).tolist(), ratings.tolist(), first, last, compact)
+
+
+def _history(ts: list[float], ys: list[float], first: datetime, last: datetime, compact: bool) -> str:
     lo, hi = min(ys), max(ys)
     pad = (hi - lo) * 0.08 or 1.0
     lo, hi = lo - pad, hi + pad
@@ -128,7 +143,7 @@ def history(points: Sequence[tuple[datetime, float]], compact: bool = False) -> 
         path = "".join(d)
     grid, labels = _grid(lo, hi)
     plot = f'{grid}<path class="line" d="{path}"/>'
-    return _frame(plot, labels + _x_labels(f"{points[0][0]:%Y-%m-%d}", f"{points[-1][0]:%Y-%m-%d}"))
+    return _frame(plot, labels + _x_labels(f"{first:%Y-%m-%d}", f"{last:%Y-%m-%d}"))
 
 
 def distribution(bins: Sequence[Bin]) -> str:
