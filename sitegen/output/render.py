@@ -121,12 +121,15 @@ class MatchDateLinks(dict):
         self.cut, self.up = len(league.url), up
 
     def __getitem__(self, match) -> Markup:      # match: a MatchView, cached by its address
-        try:
-            return dict.__getitem__(self, match.url)
-        except KeyError:
-            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}">{self.shown(match.match.played)}</a>')
-            self[match.url] = html
-            return html
+        url = match.url
+        html = self.get(url)
+        return self.link(match, url) if html is None else html
+
+    def link(self, match, url: str) -> Markup:
+        """The match's link made and kept, ``url`` its address (``MatchView.url``)."""
+        html = Markup(f'<a href="{escape(self.up + url[self.cut:])}">{self.shown(match.match.played)}</a>')
+        self[url] = html
+        return html
 
     @staticmethod
     def shown(played: datetime) -> str:
