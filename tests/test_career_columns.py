@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 
 from helpers import elo_match, league_toml
 from sitegen.model.aggregates import LeagueGames
-from sitegen.model.career import LeagueCareers
+from sitegen.model import scale
+from sitegen.model.career import LeagueCareers, ranges
 from sitegen.model.views import LeagueView
 from sitegen.output import preview
+from sitegen.output.render import match_date_links, player_links
+from sitegen.output.rows import day_links, game_rows, sibling_links
 from test_ledger_table import RESULTS, minutes, site_of, views
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -49,6 +52,7 @@ def assert_chart_is_the_games(lv: LeagueView) -> None:
     for pv in lv.players.values():
         points = [(g.match.match.played, g.after) for g in pv.games if g.rated]
         chart = careers.chart(pv)
+        assert careers.of(pv).ranges == ranges(pv.games)
         assert chart.ratings.tolist() == [float(y) for _, y in points]
         for compact in (False, True):
             assert preview.history_columns(*chart, compact) == preview.history(points, compact)
@@ -62,6 +66,40 @@ def leagues_of(games, system: str = "elo"):
         return None
     params = "k = 20" if system == "elo" else 'period = "week"'
     return site_of({"matches/x/league.toml": league_toml(system, params=params), "matches/x/games.toml": text})["x"]
+
+
+def rows_of_games(lv: LeagueView) -> list[str]:
+    """Every player's games list, with each kind of links and dates a player page uses."""
+    out = []
+    for compact in (False, True):
+        lv.link_cache.clear()
+        links = sibling_links(lv) if compact else player_links(lv, "../../", "")
+        dates = day_links(lv, "../../") if compact else match_date_links(lv, "../../")
+        out += [game_rows(pv.games[::-1], links, dates, 1) for pv in lv.players.values()]
+    return out
+
+
+def assert_rows_same_from_columns(monkeypatch, make) -> None:
+    """A player's games list from lines read from the columns (a big league's, model/lines.py)
+    is the list from lines held."""
+    held = make()
+    monkeypatch.setattr(scale, "HELD_LINES", -1)
+    columns = make()
+    monkeypatch.undo()
+    assert rows_of_games(columns) == rows_of_games(held)
+
+
+@given(RESULTS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+def test_generated_games_rows_same_from_columns(monkeypatch, games):
+    if leagues_of(games) is not None:
+        assert_rows_same_from_columns(monkeypatch, lambda: leagues_of(games))
+
+
+def test_fixture_games_rows_same_from_columns(monkeypatch):
+    for slug in views(FIXTURES / "small"):
+        assert_rows_same_from_columns(monkeypatch, lambda: views(FIXTURES / "small")[slug])
 
 
 @given(RESULTS, st.sampled_from(["elo", "glicko2"]))

@@ -239,18 +239,19 @@ class LeagueCareers:
         )
 
     def _ranges(self, player: PlayerView, table: _Aggregates, p: int) -> tuple[Range, ...]:
-        """ranges(player.games), with the game of a year before the last found among the
-        player's rows of the league's table, not by a walk over their games."""
-        games = player.games
-        first_rated = next((g for g in games if g.rated), None)
-        if first_rated is None:
+        """ranges(player.games), with the first rated game and the game of a year before the last
+        found among the player's rows of the league's table, not by a walk over their games
+        (a game's number is its row's place among the player's, from 1)."""
+        s, e = table.bounds[p], table.bounds[p + 1]
+        rated = table.rated[s:e]
+        if not rated.any():
             return ()
-        rows = slice(table.bounds[p], table.bounds[p + 1])
+        games = player.games
         # In microseconds since the epoch, as the table's times.
         year_ago = _micros(_year_before(games[-1].match.match.played))
         # The last game is in its own last year: some row is at or after year_ago.
-        in_year = games[int(np.argmax(table.played[rows] >= year_ago))].number
-        return _ranges(games, first_rated.number, in_year)
+        in_year = int(np.argmax(table.played[s:e] >= year_ago)) + 1
+        return _ranges(games, int(np.argmax(rated)) + 1, in_year)
 
     def _aggregates(self) -> _Aggregates:
         if self._all is None:
