@@ -16,7 +16,7 @@ made in workers forked after these are computed, which share the arrays unchange
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,10 +72,10 @@ class RivalTable:
     counts: np.ndarray      # (pairs, 5): opponent, games, wins, draws, losses
     change: np.ndarray      # the player's net rating change against them
 
-    def of(self, player: int) -> Iterator[tuple[list[int], float]]:
-        """The player's ([opponent, games, wins, draws, losses], net change), as they come."""
+    def of(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """The player's rows: (opponent, games, wins, draws, losses) and the net change."""
         s, e = self.bounds[player], self.bounds[player + 1]
-        return zip(self.counts[s:e].tolist(), self.change[s:e].tolist())
+        return self.counts[s:e], self.change[s:e]
 
 
 @dataclass(frozen=True, slots=True)

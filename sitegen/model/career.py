@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -103,6 +103,43 @@ class Rival(NamedTuple):
     change: float | None  # the player's rating change summed over their duels (1v1 leagues)
 
 
+class Rivals(Sequence[Rival]):
+    """A player's head to head in a league of duels, each row made when read from their slice of
+    the league's RivalTable: a page shows the first 20 of some 200 opponents, and how many."""
+
+    __slots__ = ("counts", "change", "links")
+
+    def __init__(self, counts: np.ndarray, change: np.ndarray, links: list[Link]) -> None:
+        self.counts, self.change, self.links = counts, change, links     # (opponent, games, w, d, l), net change
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    @overload
+    def __getitem__(self, i: int) -> Rival: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Rival]: ...
+
+    def __getitem__(self, i: int | slice) -> Rival | list[Rival]:
+        at = range(len(self.counts))[i]         # a list's bounds, negative indices and steps
+        if isinstance(at, range):
+            links = self.links
+            return [Rival(links[o], n, w, d, lo, change) for (o, n, w, d, lo), change in zip(
+                self.counts[i].tolist(), self.change[i].tolist())]
+        (o, n, w, d, lo), change = self.counts[at].tolist(), self.change[at].item()
+        return Rival(self.links[o], n, w, d, lo, change)
+
+    def __iter__(self) -> Iterator[Rival]:
+        return iter(self[:])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Rivals({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Period:
     """A month (or a year) of the rating history, the chart's text alternative."""
@@ -141,7 +178,7 @@ class Career:
     longest_unbeaten: Streak | None
     current: Streak | None
     best_wins: tuple[BestWin, ...]
-    rivals: tuple[Rival, ...]             # every opponent, most games first
+    rivals: Sequence[Rival]               # every opponent, most games first
     periods: tuple[Period, ...]
     period_unit: str                      # "month" or "year"
     ranges: tuple[Range, ...]             # "all" first; only ranges that leave points out
@@ -219,11 +256,11 @@ class LeagueCareers:
             best = tuple(BestWin(games[g], (self._links[o],), rating) for g, o, rating in agg.best.of(p))
         else:
             best = best_wins([g for g in games if g.line.result]) if self.has_outcomes else ()
+        rivals: Sequence[Rival]
         if self.ranked_by:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
-            links_ = self._links
-            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for (o, n, w_, d_, l_), change in agg.rivals.of(p)])
+            rivals = Rivals(*agg.rivals.of(p), self._links)
         else:
             rivals = self.rivals(player)
         return Career(
