@@ -126,7 +126,15 @@ TIMES = st.lists(st.tuples(st.integers(0, 4 * 10**15), st.integers(-14 * 60, 14 
                            st.floats(-1e6, 1e6, allow_nan=False)), min_size=1, max_size=30)
 
 
-@given(TIMES, st.booleans())
+# Many points a unit of the chart's width: the compact path's strokes and their rounding.
+DENSE = st.integers(0, 4 * 10**15).flatmap(lambda t0: st.lists(st.tuples(
+    st.integers(t0, t0 + 10**9), st.sampled_from([0, 60, -300]),
+    st.one_of(st.floats(1400, 1600, allow_nan=False), st.integers(1000, 2000).map(lambda v: v + 0.5))),
+    min_size=1, max_size=400))
+
+
+@given(st.one_of(TIMES, DENSE), st.booleans())
+@settings(max_examples=300, deadline=None)
 def test_history_from_columns_is_the_history_of_points(points, compact):
     """Any microsecond and any UTC offset: the microseconds over 10**6 are the timestamp."""
     import numpy as np
