@@ -195,14 +195,26 @@ class LeagueGames:
         key = np.where(by_year[self.player], self.year * 12, key_month)
         new = np.r_[True, (self.player[1:] != self.player[:-1]) | (key[1:] != key[:-1])]
         group = np.cumsum(new) - 1
-        frame = pd.DataFrame({"group": group, "after": np.where(self.rated, self.after, np.nan)})
-        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min,
-        # and leaves NaN where a period has no rated game.
-        stats = frame.groupby("group", sort=True)["after"].agg(["last", "max", "min"])
         starts = np.flatnonzero(new)
+        # Statistics of the rated games only (NaN elsewhere), NaN where a period has none.
+        after = np.where(self.rated, self.after, np.nan)
+        valid = ~np.isnan(after)
+        if len(after) and not (after[valid] == 0).any():
+            # A period's rows follow each other: each statistic is one reduceat over them. (A zero
+            # is left to pandas, which keeps the first of 0.0 and -0.0 as the loop does, where
+            # numpy's maximum may return either.)
+            last = np.maximum.reduceat(np.where(valid, np.arange(len(after)), -1), starts)
+            ratings = np.column_stack((after[last], np.maximum.reduceat(np.where(valid, after, -np.inf), starts),
+                                       np.minimum.reduceat(np.where(valid, after, np.inf), starts)))
+            ratings[last < 0] = np.nan
+        else:
+            # pandas skips NaN in last, max, min, and leaves NaN where a period has no rated game.
+            stats = pd.DataFrame({"group": group, "after": after}).groupby("group", sort=True)["after"].agg(
+                ["last", "max", "min"])
+            ratings = stats[["last", "max", "min"]].to_numpy()
         first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
         numbers = np.column_stack((self.year[starts], self.month[starts], np.bincount(group))).astype(np.int32)
-        return PeriodTable(first.tolist(), by_year.tolist(), numbers, stats[["last", "max", "min"]].to_numpy())
+        return PeriodTable(first.tolist(), by_year.tolist(), numbers, ratings)
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
