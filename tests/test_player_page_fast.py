@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from sitegen.output.render import environment
+from sitegen.output.render import environment, load_parts
 from sitegen.output.rows import DayLinks, game_rows
 
 TEXTS = st.sampled_from(["win", "loss", "draw", "<b>&\"'", "2–1", ""])
@@ -62,3 +62,16 @@ def test_once_reuses_a_part_only_for_the_same_values(tmp_path) -> None:
     assert template.render(root="../", pages=a) == "../x&lt;|../\n"
     assert template.render(root="../../", pages=a) == "../../x&lt;|../../\n"
     assert template.render(root="../", pages=b) == "../y|../\n"
+
+
+def test_load_parts_loads_what_a_page_extends_and_includes_and_leaves_a_missing_one(tmp_path) -> None:
+    (tmp_path / "base.html").write_text("<main>{% block main %}{% endblock %}</main>\n")
+    (tmp_path / "_part.html").write_text("{% include '_inner.html' %}\n")
+    (tmp_path / "_inner.html").write_text("inner\n")
+    (tmp_path / "page.html").write_text("{% extends 'base.html' %}{% block main %}{% include '_part.html' %}"
+                                        "{% if false %}{% include '_missing.html' %}{% endif %}{% endblock %}\n")
+    env = environment([tmp_path])
+    load_parts(env, "page.html")
+    assert {"base.html", "_part.html", "_inner.html"} <= set(env._loaded)
+    assert "_missing.html" not in env._loaded
+    assert env.get_template("page.html").render() == "<main>inner\n</main>\n"

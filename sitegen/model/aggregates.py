@@ -16,7 +16,7 @@ made in workers forked after these are computed, which share the arrays unchange
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,10 +72,10 @@ class RivalTable:
     counts: np.ndarray      # (pairs, 5): opponent, games, wins, draws, losses
     change: np.ndarray      # the player's net rating change against them
 
-    def of(self, player: int) -> Iterator[tuple[list[int], float]]:
-        """The player's ([opponent, games, wins, draws, losses], net change), as they come."""
+    def of(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """The player's rows: (opponent, games, wins, draws, losses) and the net change."""
         s, e = self.bounds[player], self.bounds[player + 1]
-        return zip(self.counts[s:e].tolist(), self.change[s:e].tolist())
+        return self.counts[s:e], self.change[s:e]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +116,14 @@ class LeagueGames:
         total = len(player)
         match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
         index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
-        order = np.lexsort((match, player))                  # by player, then history order
+        # By player, then history order: the lines are in history order, so a stable sort of the
+        # players' numbers alone, a radix sort where they fit 16 bits (a tenth of a lexsort's time).
+        order = np.argsort(player.astype(np.int16) if len(self.names) <= 2 ** 15 else player, kind="stable")
+        self.line = order           # each row's line, in history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]
-        del match, index, player, result
-        if one_event_per_match(league.rated) is not None:
+        one_event = one_event_per_match(league.rated) is not None
+        if one_event:
             self.event = self.match     # one event per match, in the matches' order: the same index
         else:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
@@ -130,10 +133,17 @@ class LeagueGames:
         ledger = ledger_columns(league.rated)
         own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
         ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)
-        n = max(len(self.names), 1)
-        keys = pd.Index(_wide(ledger.order) * n + ledger_player)
-        at = keys.get_indexer(_wide(self.event) * n + self.player)
-        del keys
+        if one_event and len(ledger_player) == total and np.array_equal(ledger.order, match) \
+                and np.array_equal(ledger_player, player):
+            # Row r of the ledger is line r (each match one event, its players in order): the
+            # lookup below finds each row's own line.
+            at = order
+        else:
+            n = max(len(self.names), 1)
+            keys = pd.Index(_wide(ledger.order) * n + ledger_player)
+            at = keys.get_indexer(_wide(self.event) * n + self.player)
+            del keys
+        del match, index, player, result
         self.before = ledger.before[at]
         self.after = ledger.after[at]
         self.delta = self.after - self.before       # the frame's delta, row for row
@@ -185,19 +195,36 @@ class LeagueGames:
         key = np.where(by_year[self.player], self.year * 12, key_month)
         new = np.r_[True, (self.player[1:] != self.player[:-1]) | (key[1:] != key[:-1])]
         group = np.cumsum(new) - 1
-        frame = pd.DataFrame({"group": group, "after": np.where(self.rated, self.after, np.nan)})
-        # Statistics of the rated games only (NaN elsewhere): pandas skips NaN in last, max, min,
-        # and leaves NaN where a period has no rated game.
-        stats = frame.groupby("group", sort=True)["after"].agg(["last", "max", "min"])
         starts = np.flatnonzero(new)
+        # Statistics of the rated games only (NaN elsewhere), NaN where a period has none.
+        after = np.where(self.rated, self.after, np.nan)
+        valid = ~np.isnan(after)
+        if len(after) and not (after[valid] == 0).any():
+            # A period's rows follow each other: each statistic is one reduceat over them. (A zero
+            # is left to pandas, which keeps the first of 0.0 and -0.0 as the loop does, where
+            # numpy's maximum may return either.)
+            last = np.maximum.reduceat(np.where(valid, np.arange(len(after)), -1), starts)
+            ratings = np.column_stack((after[last], np.maximum.reduceat(np.where(valid, after, -np.inf), starts),
+                                       np.minimum.reduceat(np.where(valid, after, np.inf), starts)))
+            ratings[last < 0] = np.nan
+        else:
+            # pandas skips NaN in last, max, min, and leaves NaN where a period has no rated game.
+            stats = pd.DataFrame({"group": group, "after": after}).groupby("group", sort=True)["after"].agg(
+                ["last", "max", "min"])
+            ratings = stats[["last", "max", "min"]].to_numpy()
         first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
         numbers = np.column_stack((self.year[starts], self.month[starts], np.bincount(group))).astype(np.int32)
-        return PeriodTable(first.tolist(), by_year.tolist(), numbers, stats[["last", "max", "min"]].to_numpy())
+        return PeriodTable(first.tolist(), by_year.tolist(), numbers, ratings)
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
     def opponent(self) -> np.ndarray:
         """In a league of duels, each row's opponent: the other player of its match."""
+        if len(self.line) and bool((self.league.lines.sizes == 2).all()):    # type: ignore[union-attr]
+            # Match k's lines are 2k and 2k + 1: a row's opponent is at the row of its line ^ 1.
+            row_of = np.empty(len(self.line), dtype=np.int64)
+            row_of[self.line] = np.arange(len(self.line), dtype=np.int64)
+            return row_of[self.line ^ 1]
         mates = np.argsort(_wide(self.match) * 2 + self.index, kind="stable")     # rows by match, then position
         other = np.empty(len(mates), dtype=np.int64)
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
@@ -206,30 +233,40 @@ class LeagueGames:
     def duel_rivals(self, other: np.ndarray) -> RivalTable:
         """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
         n = len(self.names)
-        opp = self.player[other]
-        pair = _wide(self.player) * n + opp
-        del opp
-        keys, inverse = np.unique(pair, return_inverse=True)
-        del pair
-        games = np.bincount(inverse)
-        won, drawn, lost = (np.bincount(inverse[self.result == r], minlength=len(keys)) for r in (WIN, DRAW, LOSS))
-        # bincount adds the weights in row order, one after another: the same float sum as
-        # career.py's running total, game by game.
-        change = np.bincount(inverse, weights=np.nan_to_num(self.delta, nan=0.0), minlength=len(keys))
-        del inverse
+        pair = _wide(self.player) * n + self.player[other]
+        # The rows are by player: a stable sort of the pairs merges runs, and keeps each pair's
+        # rows in row order.
+        perm = np.argsort(pair, kind="stable")
+        pair = pair[perm]
+        first = np.r_[True, pair[1:] != pair[:-1]] if len(pair) else np.zeros(0, dtype=bool)
+        group = np.cumsum(first) - 1            # each sorted row's pair
+        keys = pair[first]
+        del pair, first
+        games = np.bincount(group, minlength=len(keys))
+        result = self.result[perm]
+        won, drawn, lost = (np.bincount(group[result == r], minlength=len(keys)) for r in (WIN, DRAW, LOSS))
+        # bincount adds the weights one after another, each pair's in row order: the same float
+        # sum as career.py's running total, game by game.
+        change = np.bincount(group, weights=np.nan_to_num(self.delta, nan=0.0)[perm], minlength=len(keys))
+        del group, result, perm
         who, against = keys // n, keys % n
-        order = np.lexsort((against, -games, who))
+        # By player, most games first, then by opponent (the keys' order, kept by a stable sort).
+        most = int(games.max()) if len(games) else 0
+        order = np.argsort(who * (most + 1) + (most - games), kind="stable")
         # int16 where every count and opponent's number fits: a row per pair of players who met.
-        counts = np.column_stack([a[order] for a in (against, games, won, drawn, lost)])
-        counts = counts.astype(np.int16 if counts.size and counts.max() < 2 ** 15 else np.int32)
-        return RivalTable(np.searchsorted(who[order], np.arange(n + 1)).tolist(), counts, change[order])
+        top = max(most, int(against.max())) if len(keys) else 2 ** 15
+        counts = np.empty((len(keys), 5), dtype=np.int16 if top < 2 ** 15 else np.int32)
+        for column, values in enumerate((against, games, won, drawn, lost)):
+            counts[:, column] = values[order]
+        return RivalTable(np.searchsorted(who, np.arange(n + 1)).tolist(), counts, change[order])
 
     def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
         """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
         against the highest-rated opponents, the earlier first among equals."""
         rating = self.before[other]
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
-        order = rows[np.lexsort((rows, -rating[rows], self.player[rows]))]
+        # By player, then the highest rating; lexsort is stable, so the earlier row among equals.
+        order = rows[np.lexsort((-rating[rows], self.player[rows]))]
         who = self.player[order]
         # The first n_best of each player's wins in that order.
         first = np.searchsorted(who, who)

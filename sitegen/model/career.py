@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -103,6 +103,43 @@ class Rival(NamedTuple):
     change: float | None  # the player's rating change summed over their duels (1v1 leagues)
 
 
+class Rivals(Sequence[Rival]):
+    """A player's head to head in a league of duels, each row made when read from their slice of
+    the league's RivalTable: a page shows the first 20 of some 200 opponents, and how many."""
+
+    __slots__ = ("counts", "change", "links")
+
+    def __init__(self, counts: np.ndarray, change: np.ndarray, links: list[Link]) -> None:
+        self.counts, self.change, self.links = counts, change, links     # (opponent, games, w, d, l), net change
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    @overload
+    def __getitem__(self, i: int) -> Rival: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Rival]: ...
+
+    def __getitem__(self, i: int | slice) -> Rival | list[Rival]:
+        at = range(len(self.counts))[i]         # a list's bounds, negative indices and steps
+        if isinstance(at, range):
+            links = self.links
+            return [Rival(links[o], n, w, d, lo, change) for (o, n, w, d, lo), change in zip(
+                self.counts[i].tolist(), self.change[i].tolist())]
+        (o, n, w, d, lo), change = self.counts[at].tolist(), self.change[at].item()
+        return Rival(self.links[o], n, w, d, lo, change)
+
+    def __iter__(self) -> Iterator[Rival]:
+        return iter(self[:])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Rivals({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Period:
     """A month (or a year) of the rating history, the chart's text alternative."""
@@ -123,6 +160,16 @@ class Range:
     first: int
 
 
+class ChartPoints(NamedTuple):
+    """A player's rated games as the history chart's points: times in microseconds since the
+    epoch, ratings after; the first and last point's times (None without a rated game)."""
+
+    micros: np.ndarray
+    ratings: np.ndarray
+    first: datetime | None
+    last: datetime | None
+
+
 @dataclass(frozen=True, slots=True)
 class Career:
     record: Record | None                 # systems with outcomes
@@ -131,7 +178,7 @@ class Career:
     longest_unbeaten: Streak | None
     current: Streak | None
     best_wins: tuple[BestWin, ...]
-    rivals: tuple[Rival, ...]             # every opponent, most games first
+    rivals: Sequence[Rival]               # every opponent, most games first
     periods: tuple[Period, ...]
     period_unit: str                      # "month" or "year"
     ranges: tuple[Range, ...]             # "all" first; only ranges that leave points out
@@ -209,11 +256,11 @@ class LeagueCareers:
             best = tuple(BestWin(games[g], (self._links[o],), rating) for g, o, rating in agg.best.of(p))
         else:
             best = best_wins([g for g in games if g.line.result]) if self.has_outcomes else ()
+        rivals: Sequence[Rival]
         if self.ranked_by:
             rivals = self.ranked_rivals(player, self.ranked_by)
         elif agg.rivals is not None:
-            links_ = self._links
-            rivals = tuple([Rival(links_[o], n, w_, d_, l_, change) for (o, n, w_, d_, l_), change in agg.rivals.of(p)])
+            rivals = Rivals(*agg.rivals.of(p), self._links)
         else:
             rivals = self.rivals(player)
         return Career(
@@ -229,18 +276,19 @@ class LeagueCareers:
         )
 
     def _ranges(self, player: PlayerView, table: _Aggregates, p: int) -> tuple[Range, ...]:
-        """ranges(player.games), with the game of a year before the last found among the
-        player's rows of the league's table, not by a walk over their games."""
-        games = player.games
-        first_rated = next((g for g in games if g.rated), None)
-        if first_rated is None:
+        """ranges(player.games), with the first rated game and the game of a year before the last
+        found among the player's rows of the league's table, not by a walk over their games
+        (a game's number is its row's place among the player's, from 1)."""
+        s, e = table.bounds[p], table.bounds[p + 1]
+        rated = table.rated[s:e]
+        if not rated.any():
             return ()
-        rows = slice(table.bounds[p], table.bounds[p + 1])
+        games = player.games
         # In microseconds since the epoch, as the table's times.
         year_ago = _micros(_year_before(games[-1].match.match.played))
         # The last game is in its own last year: some row is at or after year_ago.
-        in_year = games[int(np.argmax(table.played[rows] >= year_ago))].number
-        return _ranges(games, first_rated.number, in_year)
+        in_year = int(np.argmax(table.played[s:e] >= year_ago)) + 1
+        return _ranges(games, int(np.argmax(rated)) + 1, in_year)
 
     def _aggregates(self) -> _Aggregates:
         if self._all is None:
@@ -253,8 +301,23 @@ class LeagueCareers:
                 best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
                 rivals = None if self.ranked_by else games.duel_rivals(other)
             # Only what a page reads is kept: the table's other columns go with it.
-            self._all = _Aggregates(games.bounds.tolist(), games.played, games.records(), runs, periods_, best, rivals)
+            self._all = _Aggregates(games.bounds.tolist(), games.played, games.after, games.rated, games.records(),
+                                    runs, periods_, best, rivals)
         return self._all
+
+    def chart(self, player: PlayerView) -> ChartPoints:
+        """The history chart's points, ``(g.match.match.played, g.after)`` of each rated game, read
+        from the league's table as columns: no game or line made for each point."""
+        games = player.games
+        agg = self._aggregates()
+        p = self._number[player.name]
+        s, e = agg.bounds[p], agg.bounds[p + 1]
+        rated = agg.rated[s:e]
+        at = np.flatnonzero(rated)
+        if not len(at):
+            return ChartPoints(agg.played[:0], agg.after[:0], None, None)
+        return ChartPoints(agg.played[s:e][rated], agg.after[s:e][rated], games[int(at[0])].match.match.played,
+                           games[int(at[-1])].match.match.played)
 
     def rivals(self, player: PlayerView) -> tuple[Rival, ...]:
         """Every opponent: games, wins, draws, losses, and the net change in duels."""
@@ -320,6 +383,8 @@ class LeagueCareers:
 class _Aggregates:
     bounds: list[int]                     # per player, their first row of the league's games
     played: np.ndarray                    # each row's time in microseconds
+    after: np.ndarray                     # each row's rating after, float64
+    rated: np.ndarray                     # whether the row's game carries its event's change
     records: np.ndarray                   # (players, 4): wins, draws, losses, no result
     runs: Runs
     periods: PeriodTable

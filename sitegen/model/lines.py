@@ -265,6 +265,21 @@ class TableLines:
             None, one(score, score))
 
 
+    def shown(self, k: int, i: int) -> tuple[int | None, str, float | None, float]:
+        """What a player's games list shows of line i of match k, as ``line`` makes it: its team,
+        ``MatchLine.result_text``, rating before and after; without the line's terms, tier and
+        formula (output/rows.py game_rows shows 20 a page)."""
+        make = self.make
+        m = self.matches[k]
+        r = self.row(k, i)
+        entry = m.entries[i]
+        text = f"{make.outcome(m, i) or ''} {make.result(m, i)}".strip()
+        if not text:
+            details = self.described.get(id(entry))
+            text = make.describe(entry) if details is None else details
+        return entry.get("team"), text, self.table.before_at(r), self._after_at(r)
+
+
 class MatchLines(Sequence[MatchLine]):
     """A match's lines as a list reads, each made from the columns when read (``TableLines``);
     nothing of them is held."""
@@ -305,6 +320,10 @@ class MatchLines(Sequence[MatchLine]):
     def after(self, i: int) -> float:
         """Line i's rating after, without making the line."""
         return self.source.after(self.k, i)
+
+    def shown(self, i: int) -> tuple[int | None, str, float | None, float]:
+        """Line i's team, result text, rating before and after, without making the line."""
+        return self.source.shown(self.k, i)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

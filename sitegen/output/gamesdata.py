@@ -41,6 +41,7 @@ result, change), and the build checks that the count gives every row of the tabl
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
 
 from sitegen.model.career import LeagueCareers, Rival
@@ -106,12 +107,13 @@ def _unusual_slugs(lv: LeagueView) -> dict[str, str]:
     return unusual
 
 
-def opponents_data(lv: LeagueView, rivals: tuple[Rival, ...], careers: LeagueCareers, decimals: int,
+def opponents_data(lv: LeagueView, rivals: Sequence[Rival], careers: LeagueCareers, decimals: int,
                    games: list[tuple[str, str, str, float | None]]) -> str:
     """The members (without braces) that give every opponent's row of the head-to-head table:
     "opponent_columns", "slugs", and either "opponents" (a row each) or, where counting the
     ``games`` rows (opponent, result, change as written, and the change's value) gives the same rows, "opponent_changes"
     (the summed changes that are not the last game's change)."""
+    rivals = rivals[:]          # read once here: a career.Rivals makes its rows when read
     labels, duels = careers.outcome_labels, careers.duels
     columns = ["opponent", "games"]
     if labels:
@@ -145,7 +147,7 @@ def _change(value: float | None, decimals: int) -> str:
     return "null" if value is None else _number(_shown(value, decimals))
 
 
-def _counted(rivals: tuple[Rival, ...], games: list[tuple[str, str, str, float | None]], labels: bool, duels: bool,
+def _counted(rivals: Sequence[Rival], games: list[tuple[str, str, str, float | None]], labels: bool, duels: bool,
              decimals: int) -> dict[str, float | int | None] | None:
     """What games.js does without "opponents" rows, done here first: count each opponent's games
     and results (OUTCOMES) and take the change of their last game, in order of most games, then
@@ -194,7 +196,7 @@ def _shown(value: float, decimals: int) -> float | int:
     return int(shown) if shown.is_integer() else shown
 
 
-def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: tuple[Rival, ...] | None = None,
+def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: Sequence[Rival] | None = None,
                careers: LeagueCareers | None = None) -> str:
     """The player's file; a big league passes the player's ``rivals`` and the league's
     ``careers`` to add every opponent's record (opponents_data)."""

@@ -32,7 +32,7 @@ from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
 from sitegen.output import parallel
 from sitegen.output.parallel import Background, Batch
-from sitegen.output.render import environment
+from sitegen.output.render import environment, load_parts
 from sitegen.load.urls import url_option
 from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
@@ -260,6 +260,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 compiled[name] = env.get_template(name)
             except jinja2.TemplateError as exc:
                 raise InvalidInput([template_problem(site.root, exc, name)]) from None
+            load_parts(env, name)
         return compiled[name]
 
     def render(name: str, ctx: dict[str, Any]) -> str:
@@ -452,10 +453,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                           compact=compact)
             home = context(f"{pv.url}index.html", **shared, games=pv.games[:-LATEST_GAMES - 1:-1],
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
-                           # A point each rated game: the rating after, without making the line.
-                           chart_preview=Markup(preview.history(
-                               [(g.match.match.played, g.after) for g in pv.games if g.rated],
-                               compact)),
+                           # A point each rated game, read from the careers' columns.
+                           chart_preview=Markup(preview.history_columns(*careers.chart(pv), compact)),
                            pool=pool, predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor else [])
             made = [(home["path"], render("player.html", home))]

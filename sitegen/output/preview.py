@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from html import escape
 
+import numpy as np
+
 from sitegen.model.accuracy import CalibrationBin
 from sitegen.model.board import Bin
 
@@ -77,8 +79,11 @@ def _buckets(xs: Sequence[float], ys: Sequence[float]) -> str:
     draw as well, so a spike stays. Relative moves (``h3v-12``): a third of the bytes of
     ``H123.4V567.8`` a game, for a shift of at most half a unit (a pixel of a chart 1000 wide)."""
     # Each point's units rounded once, not again at every comparison.
-    rx = [round(v) for v in xs]
-    ry = [round(v) for v in ys]
+    return _steps([round(v) for v in xs], [round(v) for v in ys])
+
+
+def _steps(rx: list[int], ry: list[int]) -> str:
+    """``_buckets`` of the points' units."""
     x = rx[0]
     y = ry[0]
     d = [f"M{x} {y}"]
@@ -107,8 +112,36 @@ def history(points: Sequence[tuple[datetime, float]], compact: bool = False) -> 
     ``compact`` (a big league, model/scale.py) draws the line in whole units (``_buckets``)."""
     if not points:
         return ""
-    ts = [p[0].timestamp() for p in points]
-    ys = [p[1] for p in points]
+    return _history([p[0].timestamp() for p in points], [p[1] for p in points], points[0][0], points[-1][0],
+                    compact)
+
+
+def history_columns(micros: np.ndarray, ratings: np.ndarray, first: datetime | None, last: datetime | None,
+                    compact: bool = False) -> str:
+    """``history`` of the points as columns (career.ChartPoints): each game's time in microseconds
+    since the epoch, its rating after, and the first and last game's times. The same arithmetic
+    over whole columns: a time's ``timestamp()`` is its microseconds over 10**6, one correctly
+    rounded division as numpy's, each step below one float operation as in ``_history``, and
+    numpy's rint rounds half to even as round() does."""
+    if not len(micros) or first is None or last is None:
+        return ""
+    values = ratings.tolist()
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.08 or 1.0
+    lo, hi = lo - pad, hi + pad
+    ts = micros / 1e6
+    x0, x1 = float(ts[0]), float(ts[-1])
+    dx, dy = x1 - x0, hi - lo
+    xs = (ts - x0) / dx * 1000.0 if dx else np.full(len(ts), 500.0)
+    ys = 1000 - (ratings.astype(np.float64) - lo) / dy * 1000.0 if dy else np.full(len(ts), 1000 - 500.0)
+    if compact:
+        path = _steps(np.rint(xs).astype(np.int64).tolist(), np.rint(ys).astype(np.int64).tolist())
+    else:
+        path = _full_path(xs.tolist(), ys.tolist())
+    return _drawn(lo, hi, path, first, last)
+
+
+def _history(ts: list[float], ys: list[float], first: datetime, last: datetime, compact: bool) -> str:
     lo, hi = min(ys), max(ys)
     pad = (hi - lo) * 0.08 or 1.0
     lo, hi = lo - pad, hi + pad
@@ -118,17 +151,22 @@ def history(points: Sequence[tuple[datetime, float]], compact: bool = False) -> 
     xs = [(t - x0) / dx * 1000.0 for t in ts] if dx else [500.0] * len(ts)
     ys = [1000 - (y - lo) / dy * 1000.0 for y in ys] if dy else [1000 - 500.0] * len(ys)
     # Step after: the rating holds until the next game changes it.
-    if compact:
-        path = _buckets(xs, ys)
-    else:
-        d = [f"M{xs[0]:.1f} {ys[0]:.1f}"]
-        d += [f"H{x:.1f}V{y:.1f}" for x, y in zip(xs[1:], ys[1:])]
-        if len(xs) == 1:
-            d.append("H1000")
-        path = "".join(d)
+    path = _buckets(xs, ys) if compact else _full_path(xs, ys)
+    return _drawn(lo, hi, path, first, last)
+
+
+def _full_path(xs: list[float], ys: list[float]) -> str:
+    d = [f"M{xs[0]:.1f} {ys[0]:.1f}"]
+    d += [f"H{x:.1f}V{y:.1f}" for x, y in zip(xs[1:], ys[1:])]
+    if len(xs) == 1:
+        d.append("H1000")
+    return "".join(d)
+
+
+def _drawn(lo: float, hi: float, path: str, first: datetime, last: datetime) -> str:
     grid, labels = _grid(lo, hi)
     plot = f'{grid}<path class="line" d="{path}"/>'
-    return _frame(plot, labels + _x_labels(f"{points[0][0]:%Y-%m-%d}", f"{points[-1][0]:%Y-%m-%d}"))
+    return _frame(plot, labels + _x_labels(f"{first:%Y-%m-%d}", f"{last:%Y-%m-%d}"))
 
 
 def distribution(bins: Sequence[Bin]) -> str:

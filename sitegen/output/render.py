@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Self
 
 import jinja2
+import jinja2.meta
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
@@ -121,12 +122,15 @@ class MatchDateLinks(dict):
         self.cut, self.up = len(league.url), up
 
     def __getitem__(self, match) -> Markup:      # match: a MatchView, cached by its address
-        try:
-            return dict.__getitem__(self, match.url)
-        except KeyError:
-            html = Markup(f'<a href="{escape(self.up + match.url[self.cut:])}">{self.shown(match.match.played)}</a>')
-            self[match.url] = html
-            return html
+        url = match.url
+        html = self.get(url)
+        return self.link(match, url) if html is None else html
+
+    def link(self, match, url: str) -> Markup:
+        """The match's link made and kept, ``url`` its address (``MatchView.url``)."""
+        html = Markup(f'<a href="{escape(self.up + url[self.cut:])}">{self.shown(match.match.played)}</a>')
+        self[url] = html
+        return html
 
     @staticmethod
     def shown(played: datetime) -> str:
@@ -207,6 +211,29 @@ class _Environment(jinja2.Environment):
         if template is None:
             template = self._loaded[name] = super()._load_template(name, globals)
         return template
+
+
+def load_parts(env: jinja2.Environment, name: str) -> None:
+    """Load every template that ``name`` extends or includes by a constant name, and theirs: the
+    page workers are forked afterwards and share them, where each worker of each batch compiled
+    base.html and the includes again. A part that fails to load is left to the page that
+    renders it, which reports it as it did."""
+    assert env.loader is not None
+    todo, seen = [name], {name}
+    while todo:
+        try:
+            source = env.loader.get_source(env, todo.pop())[0]
+            found = [ref for ref in jinja2.meta.find_referenced_templates(env.parse(source))
+                     if ref is not None and ref not in seen]
+        except jinja2.TemplateError:
+            continue
+        for ref in found:
+            seen.add(ref)
+            try:
+                env.get_template(ref)
+            except jinja2.TemplateError:
+                continue
+            todo.append(ref)
 
 
 def environment(template_dirs: list[Path]) -> jinja2.Environment:

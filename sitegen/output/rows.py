@@ -32,27 +32,33 @@ def game_rows(games, links, dates, decimals: int) -> Markup:
     for g in games:
         m = g.match
         lines, i = m.lines, g.index
-        line = lines[i]
-        if len(lines) == 2 and line.team is None:       # a duel: PlayerGame.opponents without its list
+        if g.rated and not isinstance(lines, list):
+            # Lines read from the columns (model/lines.py): what the row shows, without the line.
+            team, result, before, after = lines.shown(i)
+            period = None
+        else:
+            line = lines[i]
+            team, before, after, period = line.team, line.before, line.after, line.period
+            # MatchLine.result_text, written out.
+            result = f"{line.result or ''} {line.score}".strip() or line.details
+        if len(lines) == 2 and team is None:            # a duel: PlayerGame.opponents without its list
             names = links[m.match.players[1 - i]]       # the other line's player, without making it
         else:
             opp = g.opponents
             names = f"{len(opp)} opponents" if len(opp) > 3 else ", ".join([links[o.text] for o in opp])
         if g.rated:
-            before, after = line.before, line.after         # MatchLine.delta without its call
-            delta = None if before is None else after - before
+            delta = None if before is None else after - before      # MatchLine.delta without its call
             kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else ""
             tail = f'<td class="{kind}">{fmt_delta(delta, decimals)}<td>{fmt_rating(after, decimals)}'
         else:
-            tail = f"<td>in {escape(line.period)}<td>"
-        # MatchLine.result_text, written out.
-        result = f"{line.result or ''} {line.score}".strip() or line.details
+            tail = f"<td>in {escape(period)}<td>"
         shown = said.get(result)
         if shown is None:
             shown = said[result] = escape(result)
-        date = known(m.url) if known is not None else None
+        url = m.url
+        date = known(url) if known is not None else None
         if date is None:
-            date = dates[m]
+            date = dates.link(m, url) if known is not None else dates[m]
         out.append(f"<tr><td>{g.number}<td>{date}<td>{names}<td>{shown}{tail}</tr>\n")
     return Markup("".join(out))
 
