@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from datetime import date, datetime, time, timezone
@@ -116,10 +117,11 @@ NO_EXTRA: dict[str, Any] = {}
 
 class Shared:
     """One copy of each value that many matches of a league hold alike, kept instead of a copy
-    per match: a player's name (a string each time the file names them) and a player's fields
-    (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches)."""
+    per match: a player's name (a string each time the file names them), a player's fields
+    (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches) and a
+    match's tuple of them."""
 
-    __slots__ = ("names", "entries", "kept", "players")
+    __slots__ = ("names", "entries", "kept", "players", "tuples")
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
@@ -128,12 +130,26 @@ class Shared:
         # matches (elo's plain scores) finds it here at once, without its key made again.
         self.kept: dict[int, Mapping[str, Any]] = {}
         self.players: dict[str, str] = {}       # a name as a match gives it -> its player's one copy
+        self.tuples: dict[tuple[int, ...], tuple[Mapping[str, Any], ...]] = {}   # by its entries' ids
+
+    def name(self, name: str) -> str:
+        """The one copy of a player's name: interned, so that marshal (halves.py) writes it as
+        interned and reads it back as this very object, where a kept file's matches are made."""
+        return self.names.setdefault(name, sys.intern(name))
 
     def player(self, written: str, resolve: Callable[[str], str]) -> str:
         """The one copy of the player that ``written`` names through players.toml (``resolve``)."""
-        name = resolve(written)
-        name = self.players[written] = self.names.setdefault(name, name)
+        name = self.players[written] = self.name(resolve(written))
         return name
+
+    def fields(self, entries: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+        """A match's entries as their one copies (``entry``), in one tuple for every match with
+        the same copies: a kept file's matches share it as read (halves.unpack)."""
+        ours = tuple([self.entry(e) for e in entries])
+        kept = self.kept
+        if all(kept.get(id(e)) is e for e in ours):       # kept alive by ``entries``: the ids are theirs
+            return self.tuples.setdefault(tuple(map(id, ours)), ours)
+        return ours
 
     def entry(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
         """The first entry with the same keys, values and value types (1, 1.0 and True stay
@@ -293,7 +309,7 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
     for source_file, hit in zip(files, kept):
         if hit is not None:
             try:
-                theirs, their_played, their_ids = halves.unpack(hit, shared.names.setdefault, shared.entry, NO_EXTRA)
+                theirs, their_played, their_ids = halves.unpack(hit, shared.name, shared.fields, NO_EXTRA)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
         else:
@@ -347,7 +363,7 @@ def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     if mine is None or not data:
         return None
     keyed, played, ids = mine
-    theirs, their_played, their_ids = halves.unpack(data, shared.names.setdefault, shared.entry, NO_EXTRA)
+    theirs, their_played, their_ids = halves.unpack(data, shared.name, shared.fields, NO_EXTRA)
     if not ids.isdisjoint(their_ids):
         return None
     return keyed + theirs, played | their_played
@@ -377,8 +393,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
     resolve = roster.resolve
     parse_match = config.system.parse_match
     id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
-    one_name = shared.names.setdefault
-    one_entry = shared.entry
+    one_name, one_fields = shared.name, shared.fields
     known_player, one_player = shared.players.__getitem__, shared.player
     lines = len(starts)
     rel = f.rel
@@ -415,7 +430,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
                         seen_ids[match_id] = (where, index, explicit is not None)
                         add_played(names)
                         m = new_match(match_id, played, rel, position, notes, names,
-                                      tuple([one_entry(e) for e in parsed.entries]),
+                                      one_fields(parsed.entries),
                                       _resolved(extra, resolve) if extra else NO_EXTRA,
                                       starts[index] if index < lines else None)
                         append(((played, league_rel, position), m, explicit is not None))
@@ -473,7 +488,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
 
         parsed = parse_match(raw, report)
         if parsed is not None:
-            names = tuple([one_name(n, n) for n in map(resolve, parsed.names)])
+            names = tuple([one_name(n) for n in map(resolve, parsed.names)])
             if len(set(names)) < len(names):
                 _report_listed_twice(parsed, names, report)
             extra = dict(parsed.extra)
@@ -496,7 +511,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
-                  players=names, entries=tuple([one_entry(e) for e in parsed.entries]),
+                  players=names, entries=one_fields(parsed.entries),
                   extra=extra or NO_EXTRA,
                   line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.
