@@ -22,6 +22,7 @@ from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, dat
 from sitegen.load import forked, halves
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
+from sitegen.load.duplicates import CLEAN, near, report_duplicates as _report_duplicates
 from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -94,7 +95,9 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     shared = Shared()
     head = _checked_head(source)
     done = _from_cache(source.match_files, head, config, roster, allowed, shared)
-    halves = done if done is not None else _in_halves(source.match_files, config, roster, allowed, shared, head)
+    halves = done[:2] if done is not None else _in_halves(source.match_files, config, roster, allowed, shared,
+                                                           head)
+    before = len(problems)
     if halves is not None:
         keyed, played_names = halves
     else:
@@ -106,8 +109,19 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
-    _report_duplicates(matches, explicit, system, problems)
+    cache = source.match_files[0].cache if source.match_files else None
+    clean = cache.get(CLEAN, head.hex()) if cache is not None and head is not None else None
+    if done is not None and isinstance(clean, frozenset) and clean.issuperset(done[3]):
+        # Every kept file was in a league that reported no duplicate: only the changed files'
+        # matches can be the same as another (load/duplicates.py).
+        _report_duplicates(near(matches, (m for _, m, _ in done[4])), explicit, system, problems)
+    else:
+        _report_duplicates(matches, explicit, system, problems)
     _report_unplayed_starts(source, config, played_names, problems)
+    if cache is not None and head is not None and len(problems) == before:
+        every = done[2] if done is not None else _file_keys(source.match_files, head)
+        if every is not None and clean != frozenset(every):
+            cache.put(CLEAN, head.hex(), frozenset(every))
     return League(config, matches)
 
 
@@ -183,49 +197,6 @@ def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: 
 
 
 
-def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
-    """The same match entered twice: same played, same players, same results (docs/configuration).
-
-    Two matches that both carry explicit ids are taken as two real matches (a rematch at the
-    same minute). Fields that are conditions rather than results (a lunaro ping) do not count.
-    """
-    conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
-
-    def same_match(m: Match) -> tuple:
-        results = tuple(sorted(
-            (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
-            for name, entry in zip(m.players, m.entries)))
-        return m.played, results
-
-    # Matches are first told apart by time and players, cheaply; the results of those that share
-    # both are compared (as written) only then. The same match has the same time and players.
-    alone: dict[tuple, Match | None] = {}       # (played, players) -> its one match; None when several
-    first: dict[tuple, Match] = {}
-    for m in matches:
-        players = m.players
-        cheap: tuple
-        if len(players) == 2:       # sorted without a list made: most matches have two players
-            a, b = players
-            cheap = (m.played, a, b) if a <= b else (m.played, b, a)
-        else:
-            cheap = (m.played, *sorted(players))
-        only = alone.setdefault(cheap, m)
-        if only is m:
-            continue
-        if only is not None:
-            first.setdefault(same_match(only), only)
-            alone[cheap] = None
-        earlier = first.setdefault(same_match(m), m)
-        if earlier is m or (m.id in explicit and earlier.id in explicit):
-            continue
-        where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
-        problems.add(m.file, f"the same match as {earlier.id!r} at {where} (same played, players and "
-                             "results): remove the copy, or give both matches explicit ids if they "
-                             "really are two matches", line=m.line,
-                     match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
-
-
-
 # Bytes of match files above which a league's files are read and checked in two halves, the
 # second in a forked child on the second core (``_in_halves``): below (about 20,000 short
 # matches), the fork costs more than it saves.
@@ -285,25 +256,27 @@ CHANGED_AT_MOST = 0.1
 
 
 def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
-                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str]] | None:
-    """The league's matches from the files kept, and the few changed ones checked here; None,
-    and every file is checked, where that is not so or any file has a problem."""
+                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str], frozenset[str],
+                                                                   set[str], list[Keyed]] | None:
+    """The league's matches from the files kept, and the few changed ones checked here, with the
+    names played, every file's checked key, the kept files' keys and the changed files' matches;
+    None, and every file is checked, where that is not so or any file has a problem."""
     if head is None or not files:
         return None
     cache = files[0].cache
     assert cache is not None
     kept: list[bytes | None] = []
-    for source_file in files:
-        try:
-            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-        except (OSError, UnicodeDecodeError):
-            return None
-        hit = cache.get("checked", _checked_key(head, source_file.rel, text))
+    keys = _file_keys(files, head)
+    if keys is None:
+        return None
+    for key in keys:
+        hit = cache.get("checked", key)
         kept.append(hit if isinstance(hit, bytes) else None)
     misses = sum(hit is None for hit in kept)
     if misses == len(files) or misses > max(1, CHANGED_AT_MOST * len(files)):
         return None
     keyed: list[Keyed] = []
+    changed: list[Keyed] = []
     played: set[str] = set()
     ids: set[str] = set()
     for source_file, hit in zip(files, kept):
@@ -322,12 +295,25 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
             if f is None or problems:
                 return None
             their_ids = set(seen)
+            changed += theirs
         if not ids.isdisjoint(their_ids):
             return None
         keyed += theirs
         played |= their_played
         ids |= their_ids
-    return keyed, played
+    return keyed, played, frozenset(keys), {k for k, hit in zip(keys, kept) if hit is not None}, changed
+
+
+def _file_keys(files: tuple[MatchFile, ...], head: bytes) -> list[str] | None:
+    """Each file's checked key, in order; None where one cannot be read."""
+    keys = []
+    for source_file in files:
+        try:
+            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except (OSError, UnicodeDecodeError):
+            return None
+        keys.append(_checked_key(head, source_file.rel, text))
+    return keys
 
 
 def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
