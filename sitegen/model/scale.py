@@ -30,6 +30,8 @@ A smaller league is published exactly as before. No I/O here.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from sitegen.model.history import RatedLeague
 
 # Player appearances above which a league is big. Output grows with them, not with matches:
@@ -69,7 +71,7 @@ def appearances(rated: RatedLeague) -> int:
     million matches)."""
     count = rated.cache.get(APPEARANCES)
     if count is None:
-        count = rated.cache[APPEARANCES] = sum(map(len, (m.players for m in rated.league.matches)))
+        count = rated.cache[APPEARANCES] = sum(map(len, map(attrgetter("players"), rated.league.matches)))
     return count
 
 
