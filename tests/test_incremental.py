@@ -380,3 +380,19 @@ def test_a_changed_file_s_copy_of_a_kept_match_is_reported_as_without_the_cache(
     assert sorted(calls) == [0, 0, 0, 0, 4]
     assert warm == problems(False)
     assert any("round-1-1): the same match as" in p for p in warm) == reported
+
+
+def test_a_changed_file_s_id_of_a_kept_match_is_reported_as_without_the_cache(site: Path, tmp_path: Path) -> None:
+    """The kept files' ids are known apart where they were in a league checked without a problem:
+    only the changed file's are looked for among them, and a clash is reported as without the cache."""
+    build(site, tmp_path / "out")
+    path = site / "matches/duel/2024/cup/day-2.toml"
+    path.write_text(path.read_text(encoding="utf-8") + '\n[[match]]\nid = "round-1-2"\nplayed = 2024-06-01\n'
+                    'players = [\n  { name = "Ana", goals = 20, ping = 0 },\n'
+                    '  { name = "Bo", goals = 12, ping = 80 },\n]\n', encoding="utf-8")
+    with pytest.raises(InvalidInput) as warm:
+        check(site)
+    with pytest.raises(InvalidInput) as cold:
+        check(site, cache=False)
+    assert [str(p) for p in warm.value.problems] == [str(p) for p in cold.value.problems]
+    assert any("duplicate match id 'round-1-2'" in str(p) for p in warm.value.problems)

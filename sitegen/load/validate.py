@@ -110,8 +110,7 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
     cache = source.match_files[0].cache if source.match_files else None
-    clean = cache.get(CLEAN, head.hex()) if cache is not None and head is not None else None
-    if done is not None and isinstance(clean, frozenset) and clean.issuperset(done[3]):
+    if done is not None and done[3]:
         # Every kept file was in a league that reported no duplicate: only the changed files'
         # matches can be the same as another (load/duplicates.py).
         _report_duplicates(near(matches, (m for _, m, _ in done[4])), explicit, system, problems)
@@ -120,7 +119,7 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     _report_unplayed_starts(source, config, played_names, problems)
     if cache is not None and head is not None and len(problems) == before:
         every = done[2] if done is not None else _file_keys(source.match_files, head)
-        if every is not None and clean != frozenset(every):
+        if every is not None and cache.get(CLEAN, head.hex()) != frozenset(every):
             cache.put(CLEAN, head.hex(), frozenset(every))
     return League(config, matches)
 
@@ -257,9 +256,10 @@ CHANGED_AT_MOST = 0.1
 
 def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
                 allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str], frozenset[str],
-                                                                   set[str], list[Keyed]] | None:
+                                                                   bool, list[Keyed]] | None:
     """The league's matches from the files kept, and the few changed ones checked here, with the
-    names played, every file's checked key, the kept files' keys and the changed files' matches;
+    names played (where the league has [initial] players), every file's checked key, whether
+    every kept file was in a league checked without a problem, and the changed files' matches;
     None, and every file is checked, where that is not so or any file has a problem."""
     if head is None or not files:
         return None
@@ -275,10 +275,17 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
     misses = sum(hit is None for hit in kept)
     if misses == len(files) or misses > max(1, CHANGED_AT_MOST * len(files)):
         return None
+    # Where every kept file was in a league checked without a problem (load/duplicates.py),
+    # their ids are known apart: only the changed files' ids are looked for among theirs.
+    clean = cache.get(CLEAN, head.hex())
+    known_apart = isinstance(clean, frozenset) and clean.issuperset(k for k, hit in zip(keys, kept) if hit)
+    # The names played are only looked at for the [initial] players (_report_unplayed_starts).
+    names = bool(config.initial_keys)
     keyed: list[Keyed] = []
     changed: list[Keyed] = []
     played: set[str] = set()
     ids: set[str] = set()
+    kept_ids: list[set[str]] = []
     for source_file, hit in zip(files, kept):
         if hit is not None:
             try:
@@ -296,12 +303,18 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
                 return None
             their_ids = set(seen)
             changed += theirs
+        keyed += theirs
+        if names:
+            played |= their_played
+        if known_apart and hit is not None:
+            kept_ids.append(their_ids)
+            continue
         if not ids.isdisjoint(their_ids):
             return None
-        keyed += theirs
-        played |= their_played
         ids |= their_ids
-    return keyed, played, frozenset(keys), {k for k, hit in zip(keys, kept) if hit is not None}, changed
+    if any(not theirs.isdisjoint(ids) for theirs in kept_ids):
+        return None
+    return keyed, played, frozenset(keys), known_apart, changed
 
 
 def _file_keys(files: tuple[MatchFile, ...], head: bytes) -> list[str] | None:
