@@ -1,8 +1,9 @@
 """The same match entered twice (docs/configuration): found among all of a league's matches,
 or on a rebuild among the ones a changed file's matches could be the same as.
 
-A league whose duplicates were looked for and none was reported leaves its files' checked
-keys in the build cache (``CLEAN``). Every subset of its matches then reports none either: a
+A league checked without a problem leaves its files' checked keys in the build cache
+(``CLEAN``; validate.py also knows those files' ids apart by it). Every subset of its matches
+then reports no duplicate either: a
 match is reported where an earlier one is the same and not both carry explicit ids, so a
 group of the same match reports nothing only when it is one match or all its matches carry
 explicit ids, and so does any part of it. Where every kept file of a rebuild was in that
@@ -20,7 +21,7 @@ from operator import attrgetter
 from sitegen.load.problems import Problems
 from sitegen.rating.base import Match
 
-CLEAN = "clean"         # the cache's kind: by league head, the checked keys of a league without duplicates
+CLEAN = "clean"         # the cache's kind: by league head, the checked keys of a league without a problem
 PLAYED = attrgetter("played")
 
 
