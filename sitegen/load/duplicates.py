@@ -2,14 +2,14 @@
 or on a rebuild among the ones a changed file's matches could be the same as.
 
 A league checked without a problem leaves its files' checked keys in the build cache
-(``CLEAN``; validate.py also knows those files' ids apart by it). Every subset of its matches
-then reports no duplicate either: a
-match is reported where an earlier one is the same and not both carry explicit ids, so a
-group of the same match reports nothing only when it is one match or all its matches carry
-explicit ids, and so does any part of it. Where every kept file of a rebuild was in that
-league, only the groups holding a changed file's match can report, and they lie among the
-matches played at the same time as one of those (``near``): the history is in played order,
-so each such time is a run found by bisection, and the check runs over those runs alone.
+(``CLEAN``; validate.py also knows those files' ids apart by it). Every part of its matches
+then reports no duplicate either: a match is reported where an earlier one is the same and
+not both carry explicit ids, so a group of the same match reports nothing only when it is
+one match or all its matches carry explicit ids, and so does any part of it. Where every
+kept file of a rebuild was in that league, only the groups holding a changed file's match
+can report, and they lie among the matches played at the same time as one of those
+(``near``): the history is in played order, so each such time is a run found by bisection,
+and the check runs over those runs alone.
 """
 
 from __future__ import annotations
