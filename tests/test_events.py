@@ -278,3 +278,17 @@ def test_placement_table_is_the_events_it_replaced(kernel_mode: str, league: Any
         for name in ("year", "expected", "score", "a", "b", "match", "flip"):
             x, y = getattr(got, name), getattr(want, name)
             assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n - 1), max_size=40))))
+def test_occurrences_are_np_unique_s(players_rows: tuple[int, list[int]]) -> None:
+    """Each player's first and last row and count, without np.unique's sort: np.unique's."""
+    import numpy as np
+    players, rows = players_rows
+    player = np.array(rows, dtype=np.int64)
+    who, first, last, count = events_module.occurrences(player, players)
+    want_who, want_first, want_count = np.unique(player, return_index=True, return_counts=True)
+    _, from_end = np.unique(player[::-1], return_index=True)
+    assert who.tolist() == want_who.tolist() and first.tolist() == want_first.tolist()
+    assert count.tolist() == want_count.tolist() and last.tolist() == (len(rows) - 1 - from_end).tolist()

@@ -23,6 +23,7 @@ from sitegen.load.cache import FOLDER, Cache, open_cache
 from sitegen.model.history import rate_league
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.output.memo import PageMemo, prefix_identities
+from sitegen.load.duplicates import near
 from sitegen.load.problems import InvalidInput
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
@@ -334,3 +335,64 @@ def test_checked_files_from_the_cache_report_as_without_it(site: Path, tmp_path:
     assert [lg.matches for lg in site_warm.leagues] == [lg.matches for lg in check(site, cache=False).leagues]
     extra.unlink()
     assert [lg.matches for lg in check(site).leagues] == [lg.matches for lg in check(site, cache=False).leagues]
+
+
+@pytest.mark.parametrize(("copy", "reported"), [
+    # the first match of round-1.toml again, in the other file (earlier in history order): reported
+    ('\n[[match]]\nplayed = 2024-03-01T18:00:00Z\nplayers = [\n  { name = "Ana", goals = 20, ping = 0, host = true },\n'
+     '  { name = "Bo", goals = 12, ping = 80 },\n]\n', True),
+    # the same with an explicit id and another ping (a condition), the first without an id: reported
+    ('\n[[match]]\nid = "again"\nplayed = 2024-03-01T18:00:00Z\nplayers = [\n'
+     '  { name = "Bo", goals = 12, ping = 10 },\n  { name = "Ana", goals = 20, ping = 0, host = true },\n]\n', True),
+    # at that time but other results: not the same match
+    ('\n[[match]]\nplayed = 2024-03-01T18:00:00Z\nplayers = [\n  { name = "Ana", goals = 12, ping = 0 },\n'
+     '  { name = "Bo", goals = 20, ping = 80 },\n]\n', False),
+])
+def test_a_changed_file_s_copy_of_a_kept_match_is_reported_as_without_the_cache(site: Path, tmp_path: Path,
+                                                                              copy: str, reported: bool) -> None:
+    """The duplicates of a rebuild are looked for among the changed file's matches' times only
+    (load/duplicates.py): a copy of a kept file's match is reported word for word as without the cache."""
+    build(site, tmp_path / "out")
+    assert (site / FOLDER / "clean").is_dir()
+    path = site / "matches/duel/2024/cup/day-2.toml"
+    path.write_text(path.read_text(encoding="utf-8") + copy, encoding="utf-8")
+
+    def problems(cache: bool) -> list[str]:
+        try:
+            check(site, cache=cache)
+        except InvalidInput as caught:
+            return [str(p) for p in caught.problems]
+        return []
+
+    from sitegen.load import validate
+    calls: list[int] = []
+
+    def noting(matches, changed):
+        changed = list(changed)
+        calls.append(len(changed))
+        return near(matches, changed)
+
+    with pytest.MonkeyPatch.context() as monkey:
+        monkey.setattr(validate, "near", noting)
+        warm = problems(True)
+    # Each league's kept files were in a league without duplicates: the changed file's 4 matches
+    # are looked at, and none of the other leagues'.
+    assert sorted(calls) == [0, 0, 0, 0, 4]
+    assert warm == problems(False)
+    assert any("round-1-1): the same match as" in p for p in warm) == reported
+
+
+def test_a_changed_file_s_id_of_a_kept_match_is_reported_as_without_the_cache(site: Path, tmp_path: Path) -> None:
+    """The kept files' ids are known apart where they were in a league checked without a problem:
+    only the changed file's are looked for among them, and a clash is reported as without the cache."""
+    build(site, tmp_path / "out")
+    path = site / "matches/duel/2024/cup/day-2.toml"
+    path.write_text(path.read_text(encoding="utf-8") + '\n[[match]]\nid = "round-1-2"\nplayed = 2024-06-01\n'
+                    'players = [\n  { name = "Ana", goals = 20, ping = 0 },\n'
+                    '  { name = "Bo", goals = 12, ping = 80 },\n]\n', encoding="utf-8")
+    with pytest.raises(InvalidInput) as warm:
+        check(site)
+    with pytest.raises(InvalidInput) as cold:
+        check(site, cache=False)
+    assert [str(p) for p in warm.value.problems] == [str(p) for p in cold.value.problems]
+    assert any("duplicate match id 'round-1-2'" in str(p) for p in warm.value.problems)

@@ -331,3 +331,53 @@ def test_compiled_mode_really_compiles(kernel_mode: str) -> None:
     from sitegen.rating.lunaro_kernel import lunaro_replay
     for fn in (elo_replay, lunaro_replay):
         assert (arrays.kernel(fn, 1) is fn) == (kernel_mode == "off")
+
+
+# --- the columns as the kernel reads them -------------------------------------------------------
+
+def encode_one_by_one(system: Elo, matches: Sequence[Match]) -> tuple[Any, ...]:
+    """elo_kernel.encode as it was: every column read match by match."""
+    from sitegen.rating.elo_kernel import HOME_A, HOME_B, NEUTRAL
+    index: dict[str, int] = {}
+    for m in matches:
+        for p in m.players:
+            index.setdefault(p, len(index))
+    seasons: dict[str, int] = {}
+    columns = (
+        [index[m.players[0]] for m in matches], [index[m.players[1]] for m in matches],
+        [float(m.entries[0]["score"]) for m in matches],
+        [(m.extra.get("challenger") or m.players[0]) == m.players[1] for m in matches],
+        [NEUTRAL if m.extra.get("home") is None else HOME_A if m.extra["home"] == m.players[0] else HOME_B
+         for m in matches],
+        [float(m.extra.get("weight", 1)) for m in matches],
+        [0.0 if system.margin == "none" else float(m.entries[0]["points"]) for m in matches],
+        [0.0 if system.margin == "none" else float(m.entries[1]["points"]) for m in matches],
+        [seasons.setdefault(m.extra["season"], len(seasons)) if "season" in m.extra else -1 for m in matches],
+    )
+    return (tuple(index), tuple(system.starts.get(p, system.initial) for p in index), *columns, tuple(seasons))
+
+
+@settings(max_examples=200, deadline=None)
+@given(elo_leagues(), st.data())
+def test_encode_reads_the_columns_match_by_match(league: tuple[Elo, list[Match]], data: st.DataObject) -> None:
+    """The columns read in C loops (each distinct entry once, only the matches with system keys
+    one by one) are the per-match reading's, value and type: with entries shared between
+    matches as validate.Shared shares them, and without."""
+    from dataclasses import replace
+
+    from sitegen.rating.elo_kernel import encode
+    system, matches = league
+    if data.draw(st.booleans()):
+        # Equal entries made one object, as a checked league holds them.
+        kept: dict[str, Any] = {}
+        matches = [replace(m, entries=tuple(kept.setdefault(repr(sorted(e.items())), e) for e in m.entries))
+                   for m in matches]
+    cols = encode(system, matches)
+    got = (cols.names, cols.starts, cols.a, cols.b, cols.s_a, cols.chall_b, cols.home, cols.weight, cols.pts_a,
+           cols.pts_b, cols.season_of, cols.seasons)
+    want = encode_one_by_one(system, matches)
+    assert got[:2] == want[:2] and got[-1] == want[-1]
+    for column, values, dtype in zip(got[2:-1], want[2:-1], ("int64", "int64", "float64", "bool", "int64",
+                                                             "float64", "float64", "float64", "int64")):
+        assert column.dtype == dtype and column.tolist() == values
+        assert [repr(v) for v in column.tolist()] == [repr(v) for v in values]   # -0.0 stays -0.0

@@ -6,9 +6,10 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime, timedelta, timezone
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from sitegen.load import duplicates
 from sitegen.load.problems import Problems
 from sitegen.load.validate import _report_duplicates
 from sitegen.rating import SYSTEMS
@@ -66,3 +67,22 @@ def test_the_same_match_twice_is_found_as_by_comparing_every_match(history) -> N
 @given(st.text())
 def test_names_normalise_as_nfc_of_the_trimmed_text(text: str) -> None:
     assert normalize_name(text) == unicodedata.normalize("NFC", text.strip())
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories(), st.data())
+def test_the_same_match_among_the_changed_files_runs_is_found_as_among_all(history, data) -> None:
+    """Where the kept files' matches report no duplicate, the check over the runs of matches
+    played at a changed match's time (duplicates.near) reports what the check over every match does."""
+    matches, explicit = history
+    system = SYSTEMS["lunaro"]()
+    changed = {m.id for m in matches if data.draw(st.booleans())}
+    kept = tuple(m for m in matches if m.id not in changed)
+    alone = Problems()
+    _report_duplicates(kept, explicit, system, alone)
+    assume(not alone)          # the premise: the kept part was a league without duplicates
+    ordered = tuple(sorted(matches, key=lambda m: (m.played, m.position)))
+    every, near = Problems(), Problems()
+    _report_duplicates(ordered, explicit, system, every)
+    _report_duplicates(duplicates.near(ordered, [m for m in ordered if m.id in changed]), explicit, system, near)
+    assert list(near) == list(every)

@@ -5,10 +5,13 @@ same names played, and where anything is wrong the same problems."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.commands.build import check
 from sitegen.load import forked, halves, validate
@@ -125,7 +128,7 @@ def test_values_marshal_cannot_write_go_by_pickle():
         data = halves.pack(value, {"Bo", "Zoë"}, {"a-1", "a-2"})
         assert data[:1] == kind
         none: dict = {}
-        back, played, ids = halves.unpack(data, dict().setdefault, lambda e: e, none)
+        back, played, ids = halves.unpack(data, validate.Shared().name, tuple, none)
         assert back == value and [repr(k) for k in back] == [repr(k) for k in value]
         assert played == {"Bo", "Zoë"} and ids == {"a-1", "a-2"}
         assert back[-1][1].extra is none            # a match without keys shares the empty mapping
@@ -160,3 +163,69 @@ def test_the_child_is_stopped_when_the_parent_fails(tmp_path, monkeypatch):
         _leagues(root, monkeypatch, split=True)
     assert started
     shutil.rmtree(root)
+
+
+@st.composite
+def _keyed_matches(draw: st.DrawFn) -> list[halves.Keyed]:
+    """Checked matches as a child packs them: two or (sometimes) three players, entries shared
+    between matches or each its own, with and without system keys, notes and lines."""
+    names = ("Ann", "Bo", "Cy", "Dee", "Zoë")
+    shared = [{"score": 1}, {"score": 0}, {"score": 0.5}, {"score": 1.0}, {"score": -0.0, "points": 2}]
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    three = draw(st.booleans()) and draw(st.booleans())
+    out = []
+    for k in range(draw(st.integers(0, 12))):
+        size = 3 if three and draw(st.booleans()) else 2
+        players = tuple(draw(st.lists(st.sampled_from(names), min_size=size, max_size=size, unique=True)))
+        entries = tuple(draw(st.sampled_from(shared)) if draw(st.booleans()) else {"score": draw(st.integers(0, 1))}
+                        for _ in players)
+        extra = draw(st.sampled_from([{}, {"home": players[0]}, {"weight": 0.5, "season": "2024"}]))
+        when = start + timedelta(minutes=draw(st.integers(0, 10**6)), microseconds=draw(st.integers(0, 999_999)))
+        file = draw(st.sampled_from(["matches/x/a.toml", "matches/x/b/c.toml"]))
+        m = Match(id=f"m-{k}", played=when, file=file, position=k + 1, notes=draw(st.sampled_from([None, "née"])),
+                  players=players, entries=entries, extra=extra, line=draw(st.sampled_from([None, 3 * k + 1])))
+        out.append(((when, file.split("/", 2)[2], k + 1), m, draw(st.booleans())))
+    return out
+
+
+def _one_at_a_time(keyed: list[halves.Keyed], shared: validate.Shared, none: dict) -> list[halves.Keyed]:
+    """unpack as it was: each match made again with the parent's copies of its names and entries."""
+    out = []
+    for key, m, explicit in keyed:
+        made = Match(id=m.id, played=key[0], file=m.file, position=m.position, notes=m.notes,
+                     players=tuple(map(shared.name, m.players)), entries=shared.fields(m.entries),
+                     extra=m.extra or none, line=m.line)
+        out.append((key, made, explicit))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(_keyed_matches(), _keyed_matches(), st.booleans())
+def test_unpack_in_columns_makes_the_matches_one_at_a_time_makes(first, second, interned):
+    """The columns made in C loops give the matches, keys and the parent's copies of names and
+    entries (one tuple of entries for every match with the same ones) that making them one at a
+    time gives, file after file into one Shared: with names packed interned, as validate.Shared
+    makes them, and not (a cache entry written before)."""
+    made = []
+    for fast in (True, False):
+        shared, none = validate.Shared(), {}
+        backs = []
+        for keyed in (first, second):
+            if interned:
+                child = validate.Shared()
+                keyed = [(k, replace(m, players=tuple(map(child.name, m.players)), entries=child.fields(m.entries)),
+                          e) for k, m, e in keyed]
+            data = halves.pack(keyed, {p for _, m, _ in keyed for p in m.players}, {m.id for _, m, _ in keyed})
+            back = (halves.unpack(data, shared.name, shared.fields, none)[0] if fast
+                    else _one_at_a_time(keyed, shared, none))
+            assert back == keyed and [repr(k) for k in back] == [repr(k) for k in keyed]
+            assert all(m.extra is none for _, m, _ in back if not m.extra)
+            assert all(shared.names[p] is p for _, m, _ in back for p in m.players)    # the parent's one copy
+            backs += back
+        # Which matches share one object (a name, an entry, a tuple of entries): the same either way.
+        seen: dict[int, int] = {}
+        sharing = [seen.setdefault(id(x), len(seen)) for _, m, _ in backs
+                   for x in (*m.players, m.entries, *m.entries)]
+        made.append((backs, set(shared.names), list(shared.entries), sharing,
+                     [[type(v) for e in m.entries for v in e.values()] for _, m, _ in backs]))
+    assert made[0][1:] == made[1][1:]

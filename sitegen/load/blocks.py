@@ -17,6 +17,7 @@ rebuild computes them only for the files that changed.
 from __future__ import annotations
 
 import hashlib
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,11 +57,11 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     file cannot be read again (the pages are then all made afresh)."""
     head = league_head(root, league.config.slug, league.config.file).digest()
     matches = league.matches
-    number: dict[str, int] = {}
-    # Each match's file (by number) and position there, with no object made per match.
-    of_file = np.fromiter((number.setdefault(m.file, len(number)) for m in matches), dtype=np.int64,
-                          count=len(matches))
-    position = np.fromiter((m.position for m in matches), dtype=np.int64, count=len(matches))
+    # Each match's file (by number, in order of first use) and position there, in C loops.
+    files = list(map(attrgetter("file"), matches))
+    number = {f: k for k, f in enumerate(dict.fromkeys(files))}
+    of_file = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(matches))
+    position = np.fromiter(map(attrgetter("position"), matches), dtype=np.int64, count=len(matches))
     order = np.argsort(of_file, kind="stable")
     bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))
     out = np.empty(len(matches), dtype=np.uint64)

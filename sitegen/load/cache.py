@@ -3,7 +3,8 @@ a small edit redoes only what the edit touched.
 
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
 (load/site.py); a match file's checked matches, keyed by its text and the league's other
-inputs (load/validate.py); its matches' identities (load/blocks.py); a league's bootstrap
+inputs (load/validate.py), and its matches' identities (load/blocks.py); by league, the checked
+files of its last check without a duplicate match (load/duplicates.py); a league's bootstrap
 intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); by league,
 the bootstrap's replays, the accuracy sums and the replay with the default parameters as the
 last build left them, to carry on from (model/honest.py, model/baselines.py); the search index,

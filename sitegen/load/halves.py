@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import marshal
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
+from itertools import chain
 from typing import Any
 
 from sitegen.rating.base import Match
@@ -66,37 +67,35 @@ def pack(keyed: list[Keyed], played: set[str], ids: set[str]) -> bytes:
         return PICKLE + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def unpack(data: bytes, name: Callable[[str, str], str], entry: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
            no_extra: Mapping[str, Any]) -> tuple[list[Keyed], set[str], set[str]]:
-    """``pack``'s matches again; ``name`` and ``entry`` give the parent's one copy of each
-    player's name and fields (validate.Shared), ``no_extra`` the mapping of a match without keys."""
+    """``pack``'s matches again; ``name`` and ``fields`` give the parent's one copy of each
+    player's name and of a match's entries (validate.Shared), ``no_extra`` the mapping of a
+    match without keys."""
     body = data[1:]
     value = marshal.loads(body) if data[:1] == MARSHAL else pickle.loads(body)
     (files, rels, file_col, ids, when, position, notes, players, entries, extra, line, given,
      played, used) = value
-    keyed: list[Keyed] = []
-    append = keyed.append
-    # The child's matches share their entries (and marshal keeps that): each distinct one is
-    # looked up in the parent's copies once, by identity, not once for each of its matches.
-    ours: dict[int, Mapping[str, Any]] = {}
+    if len(set(map(len, (file_col, ids, when, position, notes, players, entries, extra, line, given)))) > 1:
+        raise ValueError("the columns are not of one length")
+    # The names are interned (validate.Shared.name), and marshal reads an interned string back
+    # as the one this process holds: the players' tuples are then the parent's copies as read.
+    if not all(name(n) is n for n in played):
+        ours = _each_once(chain.from_iterable(players), name)
+        players = [tuple(map(ours.__getitem__, map(id, p))) for p in players]
+    # The child's matches share their entries' tuples (and marshal keeps that): each distinct
+    # one is looked up in the parent's copies once, by identity, not once for each match.
+    entries = list(map(_each_once(entries, fields).__getitem__, map(id, entries)))
+    at = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, when)))
+    keys = [no_extra if k is None else k for k in extra]
+    matches = list(map(new_match, ids, at, map(files.__getitem__, file_col), position, notes, players, entries,
+                       keys, line))
+    return list(zip(zip(at, map(rels.__getitem__, file_col), position), matches, given)), set(played), set(used)
 
-    def one(e: Mapping[str, Any]) -> Mapping[str, Any]:
-        found = ours.get(id(e))
-        if found is None:
-            found = ours[id(e)] = entry(e)
-        return found
 
-    known = ours.__getitem__
-    epoch, unit = EPOCH, MICROSECOND
-    make = new_match
-    for index, id_, us, pos, note, names, entries_, keys, at_line, explicit in zip(
-            file_col, ids, when, position, notes, players, entries, extra, line, given, strict=True):
-        at = epoch + us * unit
-        try:        # entries met before, by identity, without a Python call for each
-            fields = tuple(map(known, map(id, entries_)))
-        except KeyError:
-            fields = tuple(map(one, entries_))
-        m = make(id_, at, files[index], pos, note, tuple(map(name, names, names)), fields,
-                 no_extra if keys is None else keys, at_line)
-        append(((at, rels[index], pos), m, explicit))
-    return keyed, set(played), set(used)
+def _each_once(values: Iterable[Any], ours: Callable[[Any], Any]) -> dict[int, Any]:
+    """By the id of each distinct object of ``values`` (alive in the caller's columns, so the
+    ids are their own), what ``ours`` gives for it, called once for each."""
+    values = list(values)
+    distinct = dict(zip(map(id, values), values))
+    return {k: ours(v) for k, v in distinct.items()}

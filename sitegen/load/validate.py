@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from datetime import date, datetime, time, timezone
@@ -21,6 +22,7 @@ from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, dat
 from sitegen.load import forked, halves
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
+from sitegen.load.duplicates import CLEAN, near, report_duplicates as _report_duplicates
 from sitegen.rating.base import Match, ParsedMatch, default_id, did_you_mean, normalize_name, unknown_key, value_text
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -93,7 +95,9 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     shared = Shared()
     head = _checked_head(source)
     done = _from_cache(source.match_files, head, config, roster, allowed, shared)
-    halves = done if done is not None else _in_halves(source.match_files, config, roster, allowed, shared, head)
+    halves = done[:2] if done is not None else _in_halves(source.match_files, config, roster, allowed, shared,
+                                                           head)
+    before = len(problems)
     if halves is not None:
         keyed, played_names = halves
     else:
@@ -105,8 +109,18 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     keyed.sort(key=lambda item: item[0])
     matches = tuple(m for _, m, _ in keyed)
     explicit = {m.id for _, m, given in keyed if given}
-    _report_duplicates(matches, explicit, system, problems)
+    cache = source.match_files[0].cache if source.match_files else None
+    if done is not None and done[3]:
+        # Every kept file was in a league that reported no duplicate: only the changed files'
+        # matches can be the same as another (load/duplicates.py).
+        _report_duplicates(near(matches, (m for _, m, _ in done[4])), explicit, system, problems)
+    else:
+        _report_duplicates(matches, explicit, system, problems)
     _report_unplayed_starts(source, config, played_names, problems)
+    if cache is not None and head is not None and len(problems) == before:
+        every = done[2] if done is not None else _file_keys(source.match_files, head)
+        if every is not None and cache.get(CLEAN, head.hex()) != frozenset(every):
+            cache.put(CLEAN, head.hex(), frozenset(every))
     return League(config, matches)
 
 
@@ -116,10 +130,11 @@ NO_EXTRA: dict[str, Any] = {}
 
 class Shared:
     """One copy of each value that many matches of a league hold alike, kept instead of a copy
-    per match: a player's name (a string each time the file names them) and a player's fields
-    (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches)."""
+    per match: a player's name (a string each time the file names them), a player's fields
+    (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches) and a
+    match's tuple of them."""
 
-    __slots__ = ("names", "entries", "kept", "players")
+    __slots__ = ("names", "entries", "kept", "players", "tuples")
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
@@ -128,12 +143,26 @@ class Shared:
         # matches (elo's plain scores) finds it here at once, without its key made again.
         self.kept: dict[int, Mapping[str, Any]] = {}
         self.players: dict[str, str] = {}       # a name as a match gives it -> its player's one copy
+        self.tuples: dict[tuple[int, ...], tuple[Mapping[str, Any], ...]] = {}   # by its entries' ids
+
+    def name(self, name: str) -> str:
+        """The one copy of a player's name: interned, so that marshal (halves.py) writes it as
+        interned and reads it back as this very object, where a kept file's matches are made."""
+        return self.names.setdefault(name, sys.intern(name))
 
     def player(self, written: str, resolve: Callable[[str], str]) -> str:
         """The one copy of the player that ``written`` names through players.toml (``resolve``)."""
-        name = resolve(written)
-        name = self.players[written] = self.names.setdefault(name, name)
+        name = self.players[written] = self.name(resolve(written))
         return name
+
+    def fields(self, entries: Iterable[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+        """A match's entries as their one copies (``entry``), in one tuple for every match with
+        the same copies: a kept file's matches share it as read (halves.unpack)."""
+        ours = tuple([self.entry(e) for e in entries])
+        kept = self.kept
+        if all(kept.get(id(e)) is e for e in ours):       # kept alive by ``entries``: the ids are theirs
+            return self.tuples.setdefault(tuple(map(id, ours)), ours)
+        return ours
 
     def entry(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
         """The first entry with the same keys, values and value types (1, 1.0 and True stay
@@ -164,49 +193,6 @@ def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: 
         problems.add(config.file, f"{normalize_name(key)!r}{via} plays in no match of this league; "
                                   f"{did_you_mean(name, sorted(played))}[initial] gives starting ratings "
                                   "to the league's players only", line=line, field=initial_field(key))
-
-
-
-def _report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
-    """The same match entered twice: same played, same players, same results (docs/configuration).
-
-    Two matches that both carry explicit ids are taken as two real matches (a rematch at the
-    same minute). Fields that are conditions rather than results (a lunaro ping) do not count.
-    """
-    conditions = {f.name for f in getattr(system, "fields", ()) if not f.result}
-
-    def same_match(m: Match) -> tuple:
-        results = tuple(sorted(
-            (name, tuple(sorted((k, repr(v)) for k, v in entry.items() if k not in conditions)))
-            for name, entry in zip(m.players, m.entries)))
-        return m.played, results
-
-    # Matches are first told apart by time and players, cheaply; the results of those that share
-    # both are compared (as written) only then. The same match has the same time and players.
-    alone: dict[tuple, Match | None] = {}       # (played, players) -> its one match; None when several
-    first: dict[tuple, Match] = {}
-    for m in matches:
-        players = m.players
-        cheap: tuple
-        if len(players) == 2:       # sorted without a list made: most matches have two players
-            a, b = players
-            cheap = (m.played, a, b) if a <= b else (m.played, b, a)
-        else:
-            cheap = (m.played, *sorted(players))
-        only = alone.setdefault(cheap, m)
-        if only is m:
-            continue
-        if only is not None:
-            first.setdefault(same_match(only), only)
-            alone[cheap] = None
-        earlier = first.setdefault(same_match(m), m)
-        if earlier is m or (m.id in explicit and earlier.id in explicit):
-            continue
-        where = f"{earlier.file}:{earlier.line}" if earlier.line else earlier.file
-        problems.add(m.file, f"the same match as {earlier.id!r} at {where} (same played, players and "
-                             "results): remove the copy, or give both matches explicit ids if they "
-                             "really are two matches", line=m.line,
-                     match=f"{m.id!r} (#{m.position})" if m.id in explicit else f"#{m.position} ({m.id})")
 
 
 
@@ -269,31 +255,41 @@ CHANGED_AT_MOST = 0.1
 
 
 def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
-                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str]] | None:
-    """The league's matches from the files kept, and the few changed ones checked here; None,
-    and every file is checked, where that is not so or any file has a problem."""
+                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str], frozenset[str],
+                                                                   bool, list[Keyed]] | None:
+    """The league's matches from the files kept, and the few changed ones checked here, with the
+    names played (where the league has [initial] players), every file's checked key, whether
+    every kept file was in a league checked without a problem, and the changed files' matches;
+    None, and every file is checked, where that is not so or any file has a problem."""
     if head is None or not files:
         return None
     cache = files[0].cache
     assert cache is not None
     kept: list[bytes | None] = []
-    for source_file in files:
-        try:
-            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-        except (OSError, UnicodeDecodeError):
-            return None
-        hit = cache.get("checked", _checked_key(head, source_file.rel, text))
+    keys = _file_keys(files, head)
+    if keys is None:
+        return None
+    for key in keys:
+        hit = cache.get("checked", key)
         kept.append(hit if isinstance(hit, bytes) else None)
     misses = sum(hit is None for hit in kept)
     if misses == len(files) or misses > max(1, CHANGED_AT_MOST * len(files)):
         return None
+    # Where every kept file was in a league checked without a problem (load/duplicates.py),
+    # their ids are known apart: only the changed files' ids are looked for among theirs.
+    clean = cache.get(CLEAN, head.hex())
+    known_apart = isinstance(clean, frozenset) and clean.issuperset(k for k, hit in zip(keys, kept) if hit)
+    # The names played are only looked at for the [initial] players (_report_unplayed_starts).
+    names = bool(config.initial_keys)
     keyed: list[Keyed] = []
+    changed: list[Keyed] = []
     played: set[str] = set()
     ids: set[str] = set()
+    kept_ids: list[set[str]] = []
     for source_file, hit in zip(files, kept):
         if hit is not None:
             try:
-                theirs, their_played, their_ids = halves.unpack(hit, shared.names.setdefault, shared.entry, NO_EXTRA)
+                theirs, their_played, their_ids = halves.unpack(hit, shared.name, shared.fields, NO_EXTRA)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
         else:
@@ -306,12 +302,31 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
             if f is None or problems:
                 return None
             their_ids = set(seen)
+            changed += theirs
+        keyed += theirs
+        if names:
+            played |= their_played
+        if known_apart and hit is not None:
+            kept_ids.append(their_ids)
+            continue
         if not ids.isdisjoint(their_ids):
             return None
-        keyed += theirs
-        played |= their_played
         ids |= their_ids
-    return keyed, played
+    if any(not theirs.isdisjoint(ids) for theirs in kept_ids):
+        return None
+    return keyed, played, frozenset(keys), known_apart, changed
+
+
+def _file_keys(files: tuple[MatchFile, ...], head: bytes) -> list[str] | None:
+    """Each file's checked key, in order; None where one cannot be read."""
+    keys = []
+    for source_file in files:
+        try:
+            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except (OSError, UnicodeDecodeError):
+            return None
+        keys.append(_checked_key(head, source_file.rel, text))
+    return keys
 
 
 def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
@@ -347,7 +362,7 @@ def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     if mine is None or not data:
         return None
     keyed, played, ids = mine
-    theirs, their_played, their_ids = halves.unpack(data, shared.names.setdefault, shared.entry, NO_EXTRA)
+    theirs, their_played, their_ids = halves.unpack(data, shared.name, shared.fields, NO_EXTRA)
     if not ids.isdisjoint(their_ids):
         return None
     return keyed + theirs, played | their_played
@@ -377,8 +392,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
     resolve = roster.resolve
     parse_match = config.system.parse_match
     id_stem = default_id(league_rel, 0)[:-1]      # "<path>-": the default id of every match, less its position
-    one_name = shared.names.setdefault
-    one_entry = shared.entry
+    one_name, one_fields = shared.name, shared.fields
     known_player, one_player = shared.players.__getitem__, shared.player
     lines = len(starts)
     rel = f.rel
@@ -415,7 +429,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
                         seen_ids[match_id] = (where, index, explicit is not None)
                         add_played(names)
                         m = new_match(match_id, played, rel, position, notes, names,
-                                      tuple([one_entry(e) for e in parsed.entries]),
+                                      one_fields(parsed.entries),
                                       _resolved(extra, resolve) if extra else NO_EXTRA,
                                       starts[index] if index < lines else None)
                         append(((played, league_rel, position), m, explicit is not None))
@@ -473,7 +487,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
 
         parsed = parse_match(raw, report)
         if parsed is not None:
-            names = tuple([one_name(n, n) for n in map(resolve, parsed.names)])
+            names = tuple([one_name(n) for n in map(resolve, parsed.names)])
             if len(set(names)) < len(names):
                 _report_listed_twice(parsed, names, report)
             extra = dict(parsed.extra)
@@ -496,7 +510,7 @@ def _file_matches(f: TomlFile, config: LeagueConfig, roster: Roster,
         if len(problems) > before or parsed is None or played is None:
             continue
         m = Match(id=match_id, played=played, file=f.rel, position=position, notes=notes,
-                  players=names, entries=tuple([one_entry(e) for e in parsed.entries]),
+                  players=names, entries=one_fields(parsed.entries),
                   extra=extra or NO_EXTRA,
                   line=starts[index] if index < len(starts) else None)
         # History order: played, then file path within the league, then position.

@@ -30,6 +30,8 @@ A smaller league is published exactly as before. No I/O here.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from sitegen.model.history import RatedLeague
 from sitegen.rating.events import EventTable
 
@@ -73,8 +75,8 @@ def appearances(rated: RatedLeague) -> int:
         events = rated.events
         # Where the rating's rows are the listed players of its matches (events.py), their count.
         count = rated.cache[APPEARANCES] = (
-            events.rows if isinstance(events, EventTable) and events.listed
-            and len(events) == len(rated.league.matches) else sum(map(len, (m.players for m in rated.league.matches))))
+            events.rows if isinstance(events, EventTable) and events.listed and len(events) == len(rated.league.matches)
+            else sum(map(len, map(attrgetter("players"), rated.league.matches))))
     return count
 
 

@@ -8,7 +8,9 @@ same arithmetic in the same order, and the tests hold the two paths to the same 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -16,6 +18,7 @@ import numpy as np
 from sitegen.rating.values import Match
 
 F = TypeVar("F", bound=Callable[..., Any])
+PLAYERS = attrgetter("players")
 
 # Below this many matches the pure-Python kernel finishes before numba has loaded (its import
 # and a compiled kernel read back from the cache cost ~0.3 s; a first compilation ~1-2 s).
@@ -89,16 +92,26 @@ def _guarded(fn: Callable[..., Any], jitted: Callable[..., Any]) -> Callable[...
 
 def player_index(matches: Sequence[Match]) -> tuple[tuple[str, ...], dict[str, int]]:
     """Every player of ``matches`` in order of first appearance, and each one's index."""
-    index: dict[str, int] = {}
-    for m in matches:
-        for p in m.players:
-            if p not in index:
-                index[p] = len(index)
-    return tuple(index), index
+    # dict.fromkeys keeps each key's first place: the loop runs in C (0.5 s less at a million).
+    names = tuple(dict.fromkeys(chain.from_iterable(map(PLAYERS, matches))))
+    return names, dict(zip(names, range(len(names))))
 
 
 def pair_columns(matches: Sequence[Match], index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
     """The two players of each 1v1 match as index columns (int64)."""
-    a = np.fromiter((index[m.players[0]] for m in matches), dtype=np.int64, count=len(matches))
-    b = np.fromiter((index[m.players[1]] for m in matches), dtype=np.int64, count=len(matches))
+    n = len(matches)
+    players = list(map(PLAYERS, matches))
+    if all(len(p) == 2 for p in players):
+        both = np.fromiter(map(index.__getitem__, chain.from_iterable(players)), dtype=np.int64, count=2 * n)
+        return both[0::2].copy(), both[1::2].copy()
+    a = np.fromiter((index[p[0]] for p in players), dtype=np.int64, count=n)
+    b = np.fromiter((index[p[1]] for p in players), dtype=np.int64, count=n)
     return a, b
+
+
+def entry_column(entries: Sequence[Mapping[str, Any]], value: Callable[[Mapping[str, Any]], float]) -> np.ndarray:
+    """``value`` of each entry as a float64 column, worked out once for each distinct entry
+    object: a league's matches share their entries (load/validate.Shared)."""
+    distinct = dict(zip(map(id, entries), entries))     # the entries stay alive: their ids are theirs
+    of = {k: value(e) for k, e in distinct.items()}
+    return np.fromiter(map(of.__getitem__, map(id, entries)), dtype=np.float64, count=len(entries))

@@ -27,7 +27,7 @@ from sitegen.rating.forecasts import (Outcome, PairArrays, PairForecast, PairPre
                                       first_listed_arrays)
 from sitegen.rating.protocol import EXPECTED_NOTE
 from sitegen.rating import elo_kernel
-from sitegen.rating.events import EventTable
+from sitegen.rating.events import EventTable, occurrences
 from sitegen.rating.registry import register
 
 SCORES = (1, 0.5, 0)
@@ -531,7 +531,7 @@ def _table_states(out: dict[str, dict[str, Any]], events: EventTable, mr: float)
         return
     games = np.bincount(player, minlength=n).tolist()
     reached = (np.bincount(player, weights=events.after >= mr, minlength=n) > 0).tolist()
-    who, first = np.unique(player, return_index=True)
+    who, first, _, _ = occurrences(player, n)
     exact = events.exact_before
     for p, row, before in zip(who.tolist(), first.tolist(), events.before[first].tolist()):
         before = exact.get(row, before)

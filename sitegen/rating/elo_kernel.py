@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,6 +31,8 @@ DONE, NOT_FINITE, MARGIN_DOMAIN = 0, 1, 2
 # Home column: neutral ground, the first listed player at home, the second.
 NEUTRAL, HOME_A, HOME_B = 0, 1, 2
 MARGIN_CODES = {"none": 0, "538-nfl": 1, "538-nba": 2}
+ENTRIES, EXTRA, ID, PLAYED, PLAYERS = map(attrgetter, ("entries", "extra", "id", "played", "players"))
+FIRST, SECOND = itemgetter(0), itemgetter(1)
 
 
 def elo_replay(order, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of,      # noqa: PLR0913
@@ -177,25 +180,42 @@ class EloColumns:
     seasons: tuple[str, ...]
 
 
+def with_keys(matches: Sequence[Match]) -> list[int]:
+    """The positions of the matches that have system keys, in order."""
+    return np.flatnonzero(np.fromiter(map(len, map(EXTRA, matches)), dtype=np.int64, count=len(matches))).tolist()
+
+
 def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
     names, index = arrays.player_index(matches)
     a, b = arrays.pair_columns(matches, index)
     n = len(matches)
-    s_a = np.fromiter((float(m.entries[0]["score"]) for m in matches), dtype=np.float64, count=n)
-    # The aliases are resolved already, so the challenger is one of the two names.
-    chall_b = np.fromiter(((m.extra.get("challenger") or m.players[0]) == m.players[1] for m in matches),
-                          dtype=np.bool_, count=n)
-    home = np.fromiter((NEUTRAL if m.extra.get("home") is None else HOME_A if m.extra["home"] == m.players[0]
-                        else HOME_B for m in matches), dtype=np.int64, count=n)
-    weight = np.fromiter((float(m.extra.get("weight", 1)) for m in matches), dtype=np.float64, count=n)
+    entries = list(map(ENTRIES, matches))
+    firsts = list(map(FIRST, entries))
+    s_a = arrays.entry_column(firsts, lambda e: float(e["score"]))
+    # Most matches have no system keys: their columns are the defaults (the challenger the
+    # first listed player, who is the second only where both are one player; no home; weight
+    # 1; no season), and only the matches with keys are read one by one, in history order.
+    keyed = with_keys(matches)
+    chall_b = a == b
+    home = np.zeros(n, dtype=np.int64)
+    weight = np.ones(n, dtype=np.float64)
+    season_of = np.full(n, -1, dtype=np.int64)
+    seasons: dict[str, int] = {}
+    for i in keyed:
+        m = matches[i]
+        extra, players = m.extra, m.players
+        # The aliases are resolved already, so the challenger is one of the two names.
+        chall_b[i] = (extra.get("challenger") or players[0]) == players[1]
+        home[i] = (NEUTRAL if extra.get("home") is None else HOME_A if extra["home"] == players[0]
+                   else HOME_B)
+        weight[i] = float(extra.get("weight", 1))
+        if "season" in extra:
+            season_of[i] = seasons.setdefault(extra["season"], len(seasons))
     if system.margin == "none":
         pts_a = pts_b = np.zeros(n)
     else:       # validated: with a margin rule both players have points
-        pts_a = np.fromiter((float(m.entries[0]["points"]) for m in matches), dtype=np.float64, count=n)
-        pts_b = np.fromiter((float(m.entries[1]["points"]) for m in matches), dtype=np.float64, count=n)
-    seasons: dict[str, int] = {}
-    season_of = np.fromiter((seasons.setdefault(m.extra["season"], len(seasons)) if "season" in m.extra else -1
-                             for m in matches), dtype=np.int64, count=n)
+        pts_a = arrays.entry_column(firsts, lambda e: float(e["points"]))
+        pts_b = arrays.entry_column(list(map(SECOND, entries)), lambda e: float(e["points"]))
     starts = tuple(system.starts.get(p, system.initial) for p in names)
     return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, tuple(seasons))
 
@@ -307,19 +327,26 @@ def rate(system: Elo, matches: Sequence[Match]) -> Sequence[RatingEvent]:
     # A first match starts from the rating as given (an int stays an int in the ledger).
     first = np.flatnonzero(rows(first_a, first_b)).tolist()
     exact = {r: cols.starts[p] for r, p in zip(first, pair[first].tolist())}
-    ids = [m.id for m in matches]
+    ids = list(map(ID, matches))
+    keyed = with_keys(matches)
     s_a, exp_a = cols.s_a, np.asarray(e, dtype=np.float64)
-    challenger = ([m.extra.get("challenger") or m.players[0] for m in matches] if system.k_of == "challenger"
-                  else [None] * n)
+    challenger: list[Any] = [None] * n
+    home: list[Any] = [None] * n
+    if system.k_of == "challenger":     # the first listed player but where the match names another
+        challenger = list(map(FIRST, map(PLAYERS, matches)))
+        for i in keyed:
+            challenger[i] = matches[i].extra.get("challenger") or challenger[i]
+    for i in keyed:
+        home[i] = matches[i].extra.get("home")
     terms = {
         "expected": Term(rows(exp_a, 1.0 - exp_a)), "score": Term(rows(s_a, 1.0 - s_a)), "k": Term(rows(ka, kb)),
         "challenger": Term(challenger, per_event=True),
-        "home": Term([m.extra.get("home") for m in matches], per_event=True),
+        "home": Term(home, per_event=True),
         "margin_multiplier": Term(np.asarray(mult, dtype=np.float64), per_event=True),
         "weight": Term(cols.weight, per_event=True),
         "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
     }
-    return EventTable(ids, [m.played for m in matches], np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
+    return EventTable(ids, list(map(PLAYED, matches)), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
                       pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact, listed=True)
 
 

@@ -42,6 +42,20 @@ class Term:
         return isinstance(self.values, np.ndarray)
 
 
+def occurrences(player: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Of each player index that occurs in ``player`` (of ``players``), ascending: its first row,
+    its last row and its number of rows. np.unique's, without its sort of every row (1.7 s of
+    two million rows, against a few hundredths)."""
+    rows = np.arange(len(player), dtype=np.int64)
+    first = np.full(players, len(player), dtype=np.int64)
+    last = np.full(players, -1, dtype=np.int64)
+    np.minimum.at(first, player, rows)
+    np.maximum.at(last, player, rows)
+    count = np.bincount(player, minlength=players)
+    who = np.flatnonzero(count)
+    return who, first[who], last[who], count[who]
+
+
 class EventTable(Sequence[RatingEvent]):
     """The events of a rated history, as columns (see the module's docstring).
 
@@ -190,11 +204,7 @@ class EventTable(Sequence[RatingEvent]):
     def last_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """(row of each player's last change, number of their changes), players in order of
         their first change, as ``last_ratings`` orders them."""
-        # np.unique's first occurrence: of the players as they come (the order), and of the
-        # players reversed (each one's last row).
-        _, first, count = np.unique(self.player, return_index=True, return_counts=True)
-        _, from_end = np.unique(self.player[::-1], return_index=True)
-        last = self.rows - 1 - from_end
+        _, first, last, count = occurrences(self.player, len(self.names))
         order = np.argsort(first, kind="stable")
         return last[order], count[order]
 
