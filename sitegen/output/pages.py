@@ -399,13 +399,35 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         row_of = {row.player.name: row for row in board.rows}
         states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
+        def standing_page(pv: PlayerView, board: Any, standing: Any, pool: Any, predictor: Any, compact: bool,
+                          known: str, prefixes: Any, states_seen: dict[str, str],
+                          lv: LeagueView = lv, decimals: int = decimals) -> list[tuple[Any, ...]]:
+            """A big league's standing.html of a player: kept where their rank, movement, grouped rank,
+            pool and nearest players' states are the same (the league's key holds the counts)."""
+            path = f"{pv.url}standing.html"
+            key = None
+            if prefixes is not None and memo is not None:
+                movement = standing.movement
+                key = page_key(known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
+                               standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
+                               pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                kept = memo.keep(output, path, key)
+                if kept is not None:
+                    return [(path, kept)]
+            ctx = context(path, league=lv, player=pv, decimals=decimals, board=board, standing=standing,
+                          compact=compact, pool=pool, predictor=predictor,
+                          predictions=predictor.against_nearest(pv.name) if predictor else [])
+            content = render("player_standing.html", ctx)
+            return [(path, content)] if key is None else [(path, content, key)]
+
         # The league's parts are bound as defaults: the job runs later, after the loop moved on.
         def player_job(pv: PlayerView, lv: LeagueView = lv, decimals: int = decimals,
                        careers: LeagueCareers = careers, board: Any = board, forecast: Any = forecast,
                        predictor: Any = predictor, compact: bool = compact,
                        row_of: dict[str, Any] = row_of, prefixes: Any = prefixes,
                        known: str = known, at: dict[int, int] = at,
-                       states_seen: dict[str, str] = states_seen) -> list[tuple[Any, ...]]:
+                       states_seen: dict[str, str] = states_seen,
+                       standing_page: Callable[..., list[tuple[Any, ...]]] = standing_page) -> list[tuple[Any, ...]]:
             """A player's page, opponents page (none in a big league) and data file, modelled and
             rendered together; the data file is kept from the build before where the player's games
             are the same, the pages where nothing they show changed (output/memo.py)."""
@@ -415,6 +437,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             key = data_key = None
             kept_pages: list[Kept] | None = None
             kept_data: Kept | None = None
+            # A big league's player page leaves where the player stands (rank, pool, predictions:
+            # what others' matches move) to standing.html beside it, which is made on its own.
+            where = standing_page(pv, board, row_of[pv.name], pool, predictor, compact, known, prefixes,
+                                  states_seen) if compact else []
             if prefixes is not None and memo is not None:
                 standing = row_of[pv.name]
                 movement = standing.movement
@@ -427,18 +453,20 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 # The data file shows the games alone; the pages also where the player stands.
                 data_key = page_key(known, data_path, pv.name, last, len(games))
                 tier = pv.tier
-                key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region, pv.rank,
+                # Where the player stands, on the page itself in a league that is not big.
+                stands = () if compact else (
+                    pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
+                    pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region,
                                pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
                                pv.peak, pv.lowest,
                                pv.first_played, pv.last_played, len(games), pv.wins, pv.draws, pv.losses,
-                               last, standing.rank, standing.games, standing.provisional, standing.active,
-                               movement.kind, movement.text, movement.label, standing.spread, standing.centre,
-                               standing.interval, standing.sure_rank, pool_key(pool),
-                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                               last, standing.games, standing.provisional, standing.active,
+                               standing.spread, standing.centre, standing.interval, *stands)
                 kept_data = memo.keep(output, data_path, data_key)
                 kept_pages = memo.keep_all(output, pages, key)
                 if kept_data is not None and kept_pages is not None:
-                    return [(data_path, kept_data), *zip(pages, kept_pages)]
+                    return [(data_path, kept_data), *zip(pages, kept_pages), *where]
             career = careers.of(pv)
             files: list[tuple[Any, ...]] = []
             if kept_data is not None:
@@ -447,7 +475,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 data = games_data(lv, pv, decimals, career.rivals, careers) if compact else games_data(lv, pv, decimals)
                 files.append((data_path, data) if data_key is None else (data_path, data, data_key))
             if kept_pages is not None:
-                return files + list(zip(pages, kept_pages))
+                return files + list(zip(pages, kept_pages)) + where
             shared = dict(league=lv, player=pv, decimals=decimals, careers=careers, career=career,
                           opponents_shown=OPPONENTS_SHOWN, board=board, standing=row_of[pv.name],
                           compact=compact)
@@ -456,24 +484,28 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            # A point each rated game, read from the careers' columns.
                            chart_preview=Markup(preview.history_columns(*careers.chart(pv), compact)),
                            pool=pool, predictor=predictor,
-                           predictions=predictor.against_nearest(pv.name) if predictor else [])
+                           predictions=predictor.against_nearest(pv.name) if predictor and not compact else [])
             made = [(home["path"], render("player.html", home))]
             if not compact:     # a big league has every opponent in the data file, not on a page
                 opponents = context(f"{pv.url}opponents/index.html", **shared)
                 made.append((opponents["path"], render("player_opponents.html", opponents)))
-            return files + (made if key is None else [(path, content, key) for path, content in made])
+            return files + (made if key is None else [(path, content, key) for path, content in made]) + where
 
         template("player.html")
         pages_of_player = [("index.html", "player.html")]
         if not compact:
             template("player_opponents.html")
             pages_of_player.append(("opponents/index.html", "player_opponents.html"))
+        else:
+            template("player_standing.html")
         for n, pv in enumerate(lv.leaderboard):
             for path, name in pages_of_player:
                 sitemap.add(pv.url + path, name, {"player": pv})
             output.claim(games_data_path(lv, pv))
             for path, _ in pages_of_player:
                 output.claim(pv.url + path)
+            if compact:
+                output.claim(f"{pv.url}standing.html")
             job = functools.partial(player_job, pv)
             if n == 0:
                 # The first player's pages are made here: the league-wide tables they fill on

@@ -156,4 +156,25 @@
     var n = fillOpponents(tbody, doc, root, Number(button.getAttribute("data-decimals") || 0));
     button.parentNode.replaceChildren("Every opponent, " + n + " of them, most games first.");
   });
+
+  // A big league's player page: where the player stands (rank, opponent pool, predictions) is on
+  // standing.html beside it, a page of the same folder, so its links read the same here. Each
+  // element with data-standing takes the children of the element whose id its data-part names;
+  // where the page cannot be read, the link to it stays.
+  var slots = document.querySelectorAll("[data-standing]");
+  if (slots.length && window.DOMParser) {
+    fetch(slots[0].getAttribute("data-standing")).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      slots.forEach(function (slot) {
+        var part = doc.getElementById(slot.getAttribute("data-part"));
+        if (!part) return;
+        var nodes = document.createDocumentFragment();
+        Array.from(part.childNodes).forEach(function (n) { nodes.appendChild(document.importNode(n, true)); });
+        slot.replaceChildren(nodes);
+      });
+    }).catch(function () {});
+  }
 })();
