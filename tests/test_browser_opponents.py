@@ -9,6 +9,8 @@ lowered). No console or page error, no failed request and no request leaving 127
 
 from __future__ import annotations
 
+import html
+import re
 
 import pytest
 
@@ -87,4 +89,45 @@ def test_without_javascript_the_section_says_where_the_record_is(site, tab):
         link = section.get_by_role("link", name=name)
         assert link.is_visible()
         assert t.page.request.get(link.evaluate("a => a.href")).ok
+    assert not t.problems, t.problems
+
+
+def _small_rank(small, league: str) -> str:
+    """The rank as the small league's page shows it, its markup dropped and its spaces folded."""
+    text = (small / HERO.format(league) / "index.html").read_text(encoding="utf-8")
+    dd = re.search(r"<dt>Rank</dt><dd class=\"big\">(.*?)</dd>", text, re.S)
+    assert dd is not None
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", dd.group(1))).split())
+
+
+@pytest.mark.parametrize("league", ["duel", "lobby"])
+def test_where_the_player_stands_is_read_in_from_standing_html(site, tab, league):
+    """A big league's page shows the rank, the pool and the predictions of standing.html, where
+    the small league's page has them itself: the same words, the same rows."""
+    url, small = site
+    t = tab("phone")
+    assert t.open(url + HERO.format(league)).status == 200
+    rank = t.page.locator("dl.facts dd[data-part=rank]")
+    t.page.wait_for_function("!document.querySelector('dd[data-part=rank] a[href=\"standing.html\"]')")
+    assert " ".join((rank.text_content() or "").split()) == _small_rank(small, league)
+    page = (small / HERO.format(league) / "index.html").read_text(encoding="utf-8")
+    for table in ("pool", "nearest"):
+        found = re.search(rf'<table class="{table}">.*?<tbody>(.*?)</tbody>', page, re.S)
+        want = found.group(1).count("<tr") if found else 0
+        assert t.page.locator(f"[data-part=around] table.{table} tbody tr").count() == want
+    width, inner = t.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner
+    assert not t.problems, t.problems
+
+
+def test_without_javascript_the_rank_is_a_link_to_where_the_player_stands(site, tab):
+    url, small = site
+    t = tab(java_script_enabled=False)
+    assert t.page.goto(url + HERO.format("duel"), wait_until="load").status == 200
+    link = t.page.get_by_role("link", name="See rank")
+    assert link.is_visible()
+    link.click()
+    t.page.wait_for_url(url + HERO.format("duel") + "standing.html")
+    assert t.page.locator("h1").inner_text() == "Where Hero stands"
+    assert " ".join((t.page.locator("#rank").text_content() or "").split()) == _small_rank(small, "duel")
     assert not t.problems, t.problems
