@@ -25,15 +25,18 @@ from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
+from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
     from sitegen.model.lines import TableLines
 
 RECENT = 12
 
-# A line's result as a code (LineColumns.outcomes); a line without one is NO_RESULT.
-WIN, DRAW, LOSS, NO_RESULT = 0, 1, 2, 3
-RESULT_CODES: dict[str | None, int] = {"win": WIN, "draw": DRAW, "loss": LOSS}
+# A line's result as a code (LineColumns.outcomes), the systems' outcome_codes: its place in
+# OUTCOMES; a line without one is NO_RESULT.
+WIN, DRAW, LOSS = (OUTCOMES.index(o) for o in ("win", "draw", "loss"))
+NO_RESULT = NO_OUTCOME
+RESULT_CODES: dict[str | None, int] = {o: i for i, o in enumerate(OUTCOMES)}
 
 # Match-level keys a system adds (docs/curators), as the match page labels them.
 MATCH_FACTS = {"challenger": "Challenger", "home": "Home", "season": "Season", "weight": "Weight",
