@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import marshal
 import pickle
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, timezone
 from itertools import chain
 from typing import Any
 
+from sitegen.rating.arrays import once_each
 from sitegen.rating.base import Match
 from sitegen.rating.fields import slot_maker
 
@@ -81,21 +82,13 @@ def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any,
     # The names are interned (validate.Shared.name), and marshal reads an interned string back
     # as the one this process holds: the players' tuples are then the parent's copies as read.
     if not all(name(n) is n for n in played):
-        ours = _each_once(chain.from_iterable(players), name)
+        ours = once_each(list(chain.from_iterable(players)), name)
         players = [tuple(map(ours.__getitem__, map(id, p))) for p in players]
     # The child's matches share their entries' tuples (and marshal keeps that): each distinct
     # one is looked up in the parent's copies once, by identity, not once for each match.
-    entries = list(map(_each_once(entries, fields).__getitem__, map(id, entries)))
+    entries = list(map(once_each(entries, fields).__getitem__, map(id, entries)))
     at = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, when)))
     keys = [no_extra if k is None else k for k in extra]
     matches = list(map(new_match, ids, at, map(files.__getitem__, file_col), position, notes, players, entries,
                        keys, line))
     return list(zip(zip(at, map(rels.__getitem__, file_col), position), matches, given)), set(played), set(used)
-
-
-def _each_once(values: Iterable[Any], ours: Callable[[Any], Any]) -> dict[int, Any]:
-    """By the id of each distinct object of ``values`` (alive in the caller's columns, so the
-    ids are their own), what ``ours`` gives for it, called once for each."""
-    values = list(values)
-    distinct = dict(zip(map(id, values), values))
-    return {k: ours(v) for k, v in distinct.items()}

@@ -109,9 +109,15 @@ def pair_columns(matches: Sequence[Match], index: dict[str, int]) -> tuple[np.nd
     return a, b
 
 
+def once_each(values: Sequence[Any], of: Callable[[Any], Any]) -> dict[int, Any]:
+    """By the id of each distinct object of ``values``, ``of`` it, called once for each: a league's
+    matches share their entries and names (load/validate.Shared). ``values`` holds the objects
+    alive while the result is read, so the ids are theirs."""
+    distinct = dict(zip(map(id, values), values))
+    return {k: of(v) for k, v in distinct.items()}
+
+
 def entry_column(entries: Sequence[Mapping[str, Any]], value: Callable[[Mapping[str, Any]], float]) -> np.ndarray:
-    """``value`` of each entry as a float64 column, worked out once for each distinct entry
-    object: a league's matches share their entries (load/validate.Shared)."""
-    distinct = dict(zip(map(id, entries), entries))     # the entries stay alive: their ids are theirs
-    of = {k: value(e) for k, e in distinct.items()}
+    """``value`` of each entry as a float64 column, worked out once for each distinct entry object."""
+    of = once_each(entries, value)
     return np.fromiter(map(of.__getitem__, map(id, entries)), dtype=np.float64, count=len(entries))
