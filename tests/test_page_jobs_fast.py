@@ -13,7 +13,7 @@ from sitegen.model.career import _micros
 from sitegen.model.career import Rival
 from sitegen.model.views import Link
 from sitegen.output.gamesdata import OUTCOMES, _counted, _minute, _number, _rating, _rating_text, _shown
-from sitegen.output.preview import _buckets
+from sitegen.output.preview import _steps
 from sitegen.output.render import MINUS, fmt_date, fmt_delta, fmt_rating
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
@@ -55,7 +55,7 @@ def test_micros_count_as_pandas_does(t: datetime, tz: timezone | None) -> None:
 
 
 def _general_buckets(xs: list[float], ys: list[float]) -> str:
-    """preview._buckets as first written, rounding a point again at every comparison."""
+    """preview._steps as first written, rounding a point again at every comparison."""
     x, y = round(xs[0]), round(ys[0])
     d = [f"M{x} {y}"]
     i, n = 1, len(xs)
@@ -81,7 +81,7 @@ def _general_buckets(xs: list[float], ys: list[float]) -> str:
 def test_buckets_round_once_as_they_rounded_each_time(points: list[tuple[float, float]]) -> None:
     xs = sorted(x for x, _ in points)
     ys = [y for _, y in points]
-    assert _buckets(xs, ys) == _general_buckets(xs, ys)
+    assert _steps([round(v) for v in xs], [round(v) for v in ys]) == _general_buckets(xs, ys)
 
 
 @given(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31)),

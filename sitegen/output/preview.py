@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from html import escape
 
 import numpy as np
 
 from sitegen.model.accuracy import CalibrationBin
 from sitegen.model.board import Bin
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
 
 PLOT = 86.0          # the plot's share of the box's height, in percent; the x labels take the rest
 TICKS = 4            # about this many horizontal grid lines
@@ -72,18 +75,13 @@ def _x_labels(first: str, last: str) -> list[str]:
             f'<text x="100%" y="98%" text-anchor="end">{escape(last)}</text>']
 
 
-def _buckets(xs: Sequence[float], ys: Sequence[float]) -> str:
-    """A step line's path in whole units, at most four vertices a unit of x: the points of one
-    unit (x in time order, so they follow each other) are a vertical stroke at that x from the
-    level before them through every level to the last, which its lowest and highest level
-    draw as well, so a spike stays. Relative moves (``h3v-12``): a third of the bytes of
-    ``H123.4V567.8`` a game, for a shift of at most half a unit (a pixel of a chart 1000 wide)."""
-    # Each point's units rounded once, not again at every comparison.
-    return _steps([round(v) for v in xs], [round(v) for v in ys])
-
-
 def _steps(rx: list[int], ry: list[int]) -> str:
-    """``_buckets`` of the points' units."""
+    """A step line's path in whole units (``rx``, ``ry``: each point's, rounded once), at most four
+    vertices a unit of x: the points of one unit (x in time order, so they follow each other) are
+    a vertical stroke at that x from the level before them through every level to the last, which
+    its lowest and highest level draw as well, so a spike stays. Relative moves (``h3v-12``): a
+    third of the bytes of ``H123.4V567.8`` a game, for a shift of at most half a unit (a pixel of
+    a chart 1000 wide)."""
     x = rx[0]
     y = ry[0]
     d = [f"M{x} {y}"]
@@ -109,20 +107,21 @@ def _steps(rx: list[int], ry: list[int]) -> str:
 
 def history(points: Sequence[tuple[datetime, float]], compact: bool = False) -> str:
     """A player's rating after each rated game, a step line over time, dates with their year;
-    ``compact`` (a big league, model/scale.py) draws the line in whole units (``_buckets``)."""
+    ``compact`` (a big league, model/scale.py) draws the line in whole units (``_steps``).
+    ``history_columns`` of the points: a player page reads them as columns (career.chart)."""
     if not points:
         return ""
-    return _history([p[0].timestamp() for p in points], [p[1] for p in points], points[0][0], points[-1][0],
-                    compact)
+    micros = np.fromiter(((t - _EPOCH) // _MICROSECOND for t, _ in points), dtype=np.int64, count=len(points))
+    ratings = np.fromiter((y for _, y in points), dtype=np.float64, count=len(points))
+    return history_columns(micros, ratings, points[0][0], points[-1][0], compact)
 
 
 def history_columns(micros: np.ndarray, ratings: np.ndarray, first: datetime | None, last: datetime | None,
                     compact: bool = False) -> str:
     """``history`` of the points as columns (career.ChartPoints): each game's time in microseconds
-    since the epoch, its rating after, and the first and last game's times. The same arithmetic
-    over whole columns: a time's ``timestamp()`` is its microseconds over 10**6, one correctly
-    rounded division as numpy's, each step below one float operation as in ``_history``, and
-    numpy's rint rounds half to even as round() does."""
+    since the epoch, its rating after, and the first and last game's times. Each step is one
+    float operation over the whole column: a time's ``timestamp()`` is its microseconds over
+    10**6, and numpy's rint rounds half to even as round() does."""
     if not len(micros) or first is None or last is None:
         return ""
     values = ratings.tolist()
@@ -134,24 +133,11 @@ def history_columns(micros: np.ndarray, ratings: np.ndarray, first: datetime | N
     dx, dy = x1 - x0, hi - lo
     xs = (ts - x0) / dx * 1000.0 if dx else np.full(len(ts), 500.0)
     ys = 1000 - (ratings.astype(np.float64) - lo) / dy * 1000.0 if dy else np.full(len(ts), 1000 - 500.0)
+    # Step after: the rating holds until the next game changes it.
     if compact:
         path = _steps(np.rint(xs).astype(np.int64).tolist(), np.rint(ys).astype(np.int64).tolist())
     else:
         path = _full_path(xs.tolist(), ys.tolist())
-    return _drawn(lo, hi, path, first, last)
-
-
-def _history(ts: list[float], ys: list[float], first: datetime, last: datetime, compact: bool) -> str:
-    lo, hi = min(ys), max(ys)
-    pad = (hi - lo) * 0.08 or 1.0
-    lo, hi = lo - pad, hi + pad
-    x0, x1 = ts[0], ts[-1]
-    # _scale's arithmetic, in one pass over the points (a player may have thousands).
-    dx, dy = x1 - x0, hi - lo
-    xs = [(t - x0) / dx * 1000.0 for t in ts] if dx else [500.0] * len(ts)
-    ys = [1000 - (y - lo) / dy * 1000.0 for y in ys] if dy else [1000 - 500.0] * len(ys)
-    # Step after: the rating holds until the next game changes it.
-    path = _buckets(xs, ys) if compact else _full_path(xs, ys)
     return _drawn(lo, hi, path, first, last)
 
 
