@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -203,11 +203,9 @@ class TableLines:
         column's rows of the page read as Python values by one tolist, not a row at a time.
         ``outcomes``: each row's outcome code (``System.outcome_codes``), where the rows are
         the lines; else the system's ``outcome`` is asked line by line."""
-        table, make, matches, offsets, odd = self.table, self.make, self.matches, self.offsets, self.odd
-        one, describe, result, outcome = make.texts.setdefault, make.describe, make.result, make.outcome
-        described, link_at, after_column = self.described, self.link_at, self.after_column
-        bounds, tiers, tier_of, formulas, integer = make.bounds, make.tiers, make.tier_of, make.formulas, make.integer
+        table, matches, offsets, odd, after_column = self.table, self.matches, self.offsets, self.odd, self.after_column
         texts = (*OUTCOMES, None)
+        made = self._made
         for lo in range(0, len(matches), PAGE):
             hi = min(len(matches), lo + PAGE)
             r0, r1 = offsets[lo], offsets[hi]
@@ -219,32 +217,22 @@ class TableLines:
             for k in range(lo, hi):
                 m = matches[k]
                 rows = odd.get(k) or range(offsets[k], offsets[k] + len(m.players))
-                lines = []
-                for i, (r, entry) in enumerate(zip(rows, m.entries)):
-                    j = r - r0
-                    before, after = befores[j], afters[j]
-                    terms = RowTerms(table, r, k)
-                    details = described.get(id(entry))
-                    if details is None:
-                        details = one(text := describe(entry), text)
-                        if len(described) < DESCRIBED:
-                            described[id(entry)] = details
-                    score = result(m, i)
-                    tier = (tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
-                        tier_of(after) if tier_of else None)
-                    lines.append(MatchLine(
-                        link_at[who[j]], details, outcome(m, i) if codes is None else texts[codes[j]], before,
-                        after, terms, tier, formula(terms, before, after, integer) if formulas else "",
-                        entry.get("team"), None, one(score, score)))
-                yield lines
+                yield [made(m, k, i, r, befores[r - r0], afters[r - r0], who[r - r0],
+                            texts[codes[r - r0]] if codes is not None else self.make.outcome(m, i))
+                       for i, r in enumerate(rows)]
 
     def line(self, k: int, i: int) -> MatchLine:
         """Line i of match k, as ``event_lines`` makes it from the match's changes."""
-        make = self.make
         m = self.matches[k]
         r = self.row(k, i)
+        return self._made(m, k, i, r, self.table.before_at(r), self._after_at(r), self.player_column[r],
+                          self.make.outcome(m, i))
+
+    def _made(self, m: Match, k: int, i: int, r: int, before: Any, after: Any, player: int,
+              outcome: str | None) -> MatchLine:
+        """Line i of match k at row r, its rating before and after, player and outcome read."""
+        make = self.make
         entry = m.entries[i]
-        before, after = self.table.before_at(r), self._after_at(r)
         terms = RowTerms(self.table, r, k)
         # One text per entry object: validation shares an entry among every player with the
         # same fields (load/validate.py), and describe reads the entry alone.
@@ -260,7 +248,7 @@ class TableLines:
         tier = (make.tiers[bisect_right(bounds, after)] if after == after else None) if bounds else (
             make.tier_of(after) if make.tier_of else None)
         return MatchLine(
-            self.link_at[self.player_column[r]], details, make.outcome(m, i), before, after, terms, tier,
+            self.link_at[player], details, outcome, before, after, terms, tier,
             formula(terms, before, after, make.integer) if make.formulas else "", entry.get("team"),
             None, one(score, score))
 
