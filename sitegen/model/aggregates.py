@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sitegen.model.columns import by_player
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
 from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
@@ -117,8 +118,8 @@ class LeagueGames:
         match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
         index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
         # By player, then history order: the lines are in history order, so a stable sort of the
-        # players' numbers alone, a radix sort where they fit 16 bits (a tenth of a lexsort's time).
-        order = np.argsort(player.astype(np.int16) if len(self.names) <= 2 ** 15 else player, kind="stable")
+        # players' numbers alone (a tenth of a lexsort's time).
+        order = by_player(player, len(self.names))
         self.line = order           # each row's line, in history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]

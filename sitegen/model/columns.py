@@ -51,6 +51,12 @@ def column_lines(source: TableLines, number: dict[str, int], system: Any) -> Lin
     return np.diff(table.offsets), codes, outcomes
 
 
+def by_player(codes: np.ndarray, players: int) -> np.ndarray:
+    """The stable order of ``codes`` (each a player's number, below ``players``): a radix sort
+    where the numbers fit 16 bits (ten thousand players: a sixth of a general sort's time)."""
+    return np.argsort(codes.astype(np.uint16) if players <= 1 << 16 else codes, kind="stable")
+
+
 def group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
     """Each player's games from every line in history order: their match and their place in it,
@@ -61,9 +67,7 @@ def group_games(games_of: dict[str, Games], codes: np.ndarray, sizes: np.ndarray
     # C ints from the start (a game is two in Games): no conversion of two million of them.
     match = np.repeat(np.arange(len(sizes), dtype=np.intc), sizes)
     place = np.arange(len(codes), dtype=np.intc) - np.repeat((np.cumsum(sizes) - sizes).astype(np.intc), sizes)
-    # A radix sort where the numbers fit 16 bits (ten thousand players: a sixth of the time).
-    keys = codes.astype(np.uint16) if len(games_of) <= 1 << 16 else codes
-    order = np.argsort(keys, kind="stable")         # by player, each player's lines in history order
+    order = by_player(codes, len(games_of))         # each player's lines in history order
     bounds = np.zeros(len(games_of) + 1, dtype=np.int64)
     np.cumsum(np.bincount(codes, minlength=len(games_of)), out=bounds[1:])
     # Each player's games a slice of the two, copied by the games as they are.
