@@ -21,7 +21,8 @@ from sitegen.load import config as cfg
 from sitegen.load.cache import Cache, open_cache
 from sitegen.load.content import content_sources
 from sitegen.load.checked import Site
-from sitegen.model.history import RatedLeague, rate_league
+from sitegen.model.history import KERNEL_COLUMNS, RatedLeague
+from sitegen.model.resume import rated_league
 from sitegen.load.site import load_site
 from sitegen.load.problems import InvalidInput, Problems
 from sitegen.commands.progress import current
@@ -69,12 +70,14 @@ def check(root: Path, *, cache: bool | Cache = True) -> Site:
     return site
 
 
-def rate(site: Site) -> tuple[RatedLeague, ...]:
-    """Every league replayed; a league whose math leaves the finite numbers is a problem of its own."""
+def rate(site: Site, cache: Cache | None = None) -> tuple[RatedLeague, ...]:
+    """Every league replayed; a league whose math leaves the finite numbers is a problem of its own.
+    With the build cache, a league's replay is taken up where the last build's left off, where
+    its history is the start of this one's (model/resume.py)."""
     rated, problems = [], Problems()
     for league in site.leagues:
         try:
-            rated.append(rate_league(league))
+            rated.append(rated_league(league, site.root, cache))
         except RatingDiverged as exc:
             config = league.config
             match = next((m for m in league.matches if m.id == exc.event), None)
@@ -205,7 +208,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         beside = Beside(site)
         try:
             progress.rating(site)
-            rated = rate(site)
+            rated = rate(site, store)
             # With the cache, the pages and files whose inputs did not change are not made again,
             # and a changes.csv that only grew is the published one and its new rows (output/memo.py);
             # each league's history identity also keys its bootstrap intervals (model/honest.py).
@@ -214,6 +217,10 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             keys = {} if memo is None else {league.league.config.slug: memo.bootstrap_key(root, league)
                                             for league in rated}
             beside.rated(rated, store, keys)
+            # The kernel's columns were the bootstrap's: once its process has them, they go.
+            if beside.intervals is not None and beside.intervals.forked:
+                for league in rated:
+                    league.cache.pop(KERNEL_COLUMNS, None)
             scores = None if store is None else cached_scores(store, keys)
             # Each league's predictor states (model/predict.py) are made here, once: the data
             # files' process and this one both read them, and a process forked after them shares

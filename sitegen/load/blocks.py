@@ -12,6 +12,10 @@ appended at the end of a file: only the new match and the ones after an edit are
 Reading a file's blocks costs a hash a match (1.5 s at a million): with the build cache, a
 file's identities are kept under the digest of its bytes and the league's head, so a
 rebuild computes them only for the files that changed.
+
+A history's *prefix identities* (``prefix_identities``) sum them, each mixed with its position:
+equal prefixes mean the same first matches in the same order with the same league inputs, which
+is what a rating taken up (model/resume.py) and a page kept (output/memo.py) rely on.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ if TYPE_CHECKING:
     from sitegen.load.validate import League
 
 NEWLINE = 10
+
+# SplitMix64's constants: each identity mixed with its position before the sum, so that two
+# matches swapped give another prefix.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 
 
 def file_identities(raw: bytes, head: bytes, rel: str, lines: list[tuple[int, int | None]]) -> np.ndarray:
@@ -83,3 +92,17 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
                 cache.put("blocks", key, ids)
         out[at] = ids[places]
     return out
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        x = (x ^ (x >> np.uint64(30))) * _M1
+        x = (x ^ (x >> np.uint64(27))) * _M2
+        return x ^ (x >> np.uint64(31))
+
+
+def prefix_identities(ids: np.ndarray, event_end: np.ndarray) -> np.ndarray:
+    """For every match, the identity of the history up to the end of its rating event."""
+    with np.errstate(over="ignore"):
+        mixed = _mix(ids + (np.arange(len(ids), dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
+    return np.cumsum(mixed, dtype=np.uint64)[event_end] if len(ids) else mixed

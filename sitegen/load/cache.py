@@ -6,8 +6,9 @@ What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 
 inputs (load/validate.py), and its matches' identities (load/blocks.py); by league, the checked
 files of its last check without a duplicate match (load/duplicates.py); a league's bootstrap
 intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); by league,
-the bootstrap's replays, the accuracy sums and the replay with the default parameters as the
-last build left them, to carry on from (model/honest.py, model/baselines.py); the search index,
+its rating (the kernel's columns and state), the bootstrap's replays, the accuracy sums and the
+replay with the default parameters as the last build left them, to carry on from
+(model/resume.py, model/honest.py, model/baselines.py); the search index,
 record by record (output/searchkept.py); and for each output folder, the keys of the pages and
 files the last build wrote there (output/memo.py).
 Every key also covers sitegen's own code (``code_digest``: every source and template file of the

@@ -31,6 +31,10 @@ class RatedLeague:
 
 
 ONE_PER_MATCH = "one-event-per-match"      # RatedLeague.cache key
+# RatedLeague.cache keys: the matches' identities (load/blocks.py) where the rate stage worked
+# them out, and the columns the rating's kernel read (model/resume.py), for the bootstrap.
+IDENTITIES = "match-identities"
+KERNEL_COLUMNS = "kernel-columns"
 
 
 def one_event_per_match(rated: RatedLeague) -> EventTable | None:

@@ -10,7 +10,7 @@ each have a key, a SHA-256 of everything they show:
   ranked and active, the board's rules, every player's address, what the careers share);
 - the page's own values. What a page shows of its matches is covered by one number, the
   history's *prefix identity* at its last match: a sum, in 64-bit arithmetic, of every match's
-  identity (load/blocks.py) up to there, each mixed with its position. The ratings of a match
+  identity up to there, each mixed with its position (load/blocks.py). The ratings of a match
   follow from the matches before it (and, in a league rated by periods, from the rest of its
   period, so the prefix runs to the period's end), so equal prefixes mean equal rows. A player
   page adds its player's standing row, pool and predictions, which move with the league.
@@ -41,21 +41,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from sitegen.load.blocks import match_identities
+from sitegen.load.blocks import match_identities, prefix_identities
 from sitegen.load.cache import Cache, code_digest, digest
-from sitegen.model.history import RatedLeague, one_event_per_match
+from sitegen.model.history import IDENTITIES, RatedLeague, one_event_per_match
 from sitegen.rating.events import EventTable
 
 if TYPE_CHECKING:
     from sitegen.load.checked import Site
     from sitegen.model.views import LeagueView
     from sitegen.output.write import Output
-
-# SplitMix64's constants: each identity mixed with its position before the sum, so that two
-# matches swapped give another prefix.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
@@ -80,20 +74,6 @@ class Grown(NamedTuple):
     published: str
     rows: int
     held: Any
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        x = (x ^ (x >> np.uint64(30))) * _M1
-        x = (x ^ (x >> np.uint64(27))) * _M2
-        return x ^ (x >> np.uint64(31))
-
-
-def prefix_identities(ids: np.ndarray, event_end: np.ndarray) -> np.ndarray:
-    """For every match, the identity of the history up to the end of its rating event."""
-    with np.errstate(over="ignore"):
-        mixed = _mix(ids + (np.arange(len(ids), dtype=np.uint64) + np.uint64(1)) * _GOLDEN)
-    return np.cumsum(mixed, dtype=np.uint64)[event_end] if len(ids) else mixed
 
 
 def event_ends(rated: RatedLeague) -> np.ndarray:
@@ -175,7 +155,10 @@ class PageMemo:
         """The league's prefix identities (None: its pages are not kept this time)."""
         slug = rated.league.config.slug
         if slug not in self.prefixes:
-            ids = match_identities(root, rated.league, self.cache) if self.cache is not None else None
+            # The rate stage worked them out already where it could (model/resume.py).
+            ids = rated.cache.get(IDENTITIES)
+            if ids is None and self.cache is not None:
+                ids = match_identities(root, rated.league, self.cache)
             self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(rated))
         return self.prefixes[slug]
 

@@ -121,3 +121,24 @@ def entry_column(entries: Sequence[Mapping[str, Any]], value: Callable[[Mapping[
     """``value`` of each entry as a float64 column, worked out once for each distinct entry object."""
     of = once_each(entries, value)
     return np.fromiter(map(of.__getitem__, map(id, entries)), dtype=np.float64, count=len(entries))
+
+
+def packed(x: np.ndarray) -> tuple[Any, ...]:
+    """A column as a few bytes where every value is the same to the bit, int64 indices as int32
+    where they fit: ``unpacked`` gives it back as it was, dtype and bits."""
+    if len(x):
+        bits = x.view(np.dtype(f"u{x.itemsize}"))
+        if (bits == bits[0]).all():
+            return ("same", x.dtype.str, len(x), x[:1].tobytes())
+        if x.dtype == np.int64 and -(1 << 31) <= int(x.min()) and int(x.max()) < (1 << 31):
+            return ("int32", x.astype(np.int32))
+    return ("raw", x)
+
+
+def unpacked(value: tuple[Any, ...]) -> np.ndarray:
+    """The column ``packed`` packed."""
+    if value[0] == "same":
+        return np.repeat(np.frombuffer(value[3], dtype=np.dtype(value[1])), value[2])
+    if value[0] == "int32":
+        return np.asarray(value[1], dtype=np.int32).astype(np.int64)
+    return np.asarray(value[1])

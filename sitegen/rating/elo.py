@@ -366,15 +366,22 @@ class Elo(MatchSystem):
         in the arithmetic of the formulas above."""
         return elo_kernel.rate(self, matches)
 
+    def rate_from(self, matches: Sequence[Match], before: elo_kernel.RatedColumns | None
+                  ) -> tuple[Sequence[RatingEvent], elo_kernel.RatedColumns]:
+        """``rate`` taken up where the rating of the history's first matches left off, and the
+        rating to take up next (model/resume.py)."""
+        return elo_kernel.rate_from(self, matches, before)
+
     def resampled_ratings(self, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
         """The bootstrap's resamples (honest.py) replayed by the kernel over match positions."""
         return elo_kernel.resampled(self, matches, draws)
 
     def resampled_from(self, matches: Sequence[Match], draws: Sequence[Sequence[int]],
-                       before: elo_kernel.ReplayStates | None
+                       before: elo_kernel.ReplayStates | None, cols: elo_kernel.EloColumns | None = None
                        ) -> tuple[dict[str, list[float]], elo_kernel.ReplayStates]:
-        """``resampled_ratings`` taken up where the replays of a shorter history left off."""
-        return elo_kernel.resampled_from(self, matches, draws, before)
+        """``resampled_ratings`` taken up where the replays of a shorter history left off;
+        ``cols``, where given, the matches as ``rate_from`` encoded them."""
+        return elo_kernel.resampled_from(self, matches, draws, before, cols)
 
     def expected_from(self, matches: Sequence[Match], before: elo_kernel.RatingState | None
                       ) -> tuple[np.ndarray, np.ndarray, elo_kernel.RatingState]:

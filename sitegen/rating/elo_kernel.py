@@ -220,6 +220,50 @@ def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
     return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, tuple(seasons))
 
 
+def encode_after(system: Elo, tail: Sequence[Match], names: Sequence[str], seasons: Sequence[Any]) -> EloColumns:
+    """The columns of the matches that follow a history whose players were ``names`` and seasons
+    ``seasons`` (each in order of first appearance): the players and seasons met since are
+    numbered after them, in the order they are met, so that the history's columns followed by
+    these are ``encode``'s of every match (``joined``)."""
+    cols = encode(system, tail)
+    known = list(names)
+    player_of = dict(zip(known, range(len(known))))
+    for p in cols.names:
+        if p not in player_of:
+            player_of[p] = len(known)
+            known.append(p)
+    every = list(seasons)
+    season_at = dict(zip(every, range(len(every))))
+    for s in cols.seasons:
+        if s not in season_at:
+            season_at[s] = len(every)
+            every.append(s)
+    player = np.array([player_of[p] for p in cols.names], dtype=np.int64)
+    renumber = np.array([season_at[s] for s in cols.seasons], dtype=np.int64)
+    season_of = cols.season_of.copy()
+    named = season_of >= 0
+    season_of[named] = renumber[season_of[named]]
+    return EloColumns(tuple(known), tuple(system.starts.get(p, system.initial) for p in known),
+                      player[cols.a], player[cols.b], cols.s_a, cols.chall_b, cols.home, cols.weight,
+                      cols.pts_a, cols.pts_b, season_of, tuple(every))
+
+
+COLUMNS = ("a", "b", "s_a", "chall_b", "home", "weight", "pts_a", "pts_b", "season_of")
+
+
+def with_arrays(names: tuple[str, ...], starts: tuple[Any, ...], seasons: tuple[Any, ...],
+                arrays_: Sequence[np.ndarray]) -> EloColumns:
+    """The columns of players ``names`` and seasons ``seasons``, the arrays in COLUMNS' order."""
+    a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of = arrays_
+    return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, seasons)
+
+
+def joined(head: EloColumns, tail: EloColumns) -> EloColumns:
+    """A history's columns and those of the matches that follow it (``encode_after``'s)."""
+    return with_arrays(tail.names, tail.starts, tail.seasons,
+                       [np.concatenate((getattr(head, c), getattr(tail, c))) for c in COLUMNS])
+
+
 # A replay's state (``Replayer.first_state``): four columns of players and the league's season.
 STATE_PARTS = 5
 
@@ -301,19 +345,85 @@ class Replayer:
             "margin rule, or check the match")
 
 
+# The kernel's out columns (``Replayer.out``): ten of floats, then two of flags.
+OUT_FLOATS, OUT_FLAGS = 10, 2
+
+
+@dataclass(frozen=True)
+class RatedColumns:
+    """A league's first ``matches`` matches rated, as a rating taken up later needs them: the
+    columns the kernel read (``encode``'s of those matches), its out columns (one row a match)
+    and every player's state after the last of them (``Replayer.run_from``)."""
+
+    matches: int
+    cols: EloColumns
+    out: tuple[np.ndarray, ...]
+    state: tuple[np.ndarray, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled for the build cache (model/resume.py) with its columns packed: most of a
+        # league's are one value throughout (no home, weight 1, no reversion), 80 MB at a million.
+        cols = self.cols
+        return _rated_columns, (self.matches, cols.names, cols.starts, cols.seasons,
+                                tuple(arrays.packed(getattr(cols, c)) for c in COLUMNS),
+                                tuple(map(arrays.packed, self.out)), self.state)
+
+
+def _rated_columns(matches: int, names: tuple[str, ...], starts: tuple[Any, ...], seasons: tuple[Any, ...],
+                   cols: tuple[Any, ...], out: tuple[Any, ...], state: tuple[np.ndarray, ...]) -> RatedColumns:
+    """A RatedColumns read back; a value of another shape raises, and the cache takes it for a miss."""
+    arrays_ = [arrays.unpacked(c) for c in cols]
+    outs = tuple(arrays.unpacked(o) for o in out)
+    if (len(arrays_) != len(COLUMNS) or len(outs) != OUT_FLOATS + OUT_FLAGS or len(state) != STATE_PARTS
+            or any(len(c) != matches for c in (*arrays_, *outs)) or len(starts) != len(names)
+            or any(len(part) != len(names) for part in state[:-1])):
+        raise ValueError("not a rating of this shape")
+    return RatedColumns(matches, with_arrays(names, starts, seasons, arrays_), outs, state)
+
+
 def rate(system: Elo, matches: Sequence[Match]) -> Sequence[RatingEvent]:
     """``Elo.rate``: the kernel over the history, one event per match as ``Elo.step`` made it,
     held as the kernel's columns (events.py)."""
     if not matches:
         return []
-    cols = encode(system, matches)
-    replayer = Replayer(system, cols, len(matches), 1)
-    order = np.arange(len(matches), dtype=np.int64)
-    status, row, _, _ = replayer.run(order)
+    return rate_from(system, matches, None)[0]
+
+
+def rate_from(system: Elo, matches: Sequence[Match], before: RatedColumns | None
+              ) -> tuple[EventTable, RatedColumns]:
+    """``rate`` and the rating to take up later, the replay taken up where ``before`` (the
+    league's first ``before.matches`` matches rated: the caller vouches that they are these
+    matches) left it: only the matches that follow are encoded and replayed, so few that the
+    plain kernel runs them, and the events are a whole replay's to the last bit (the columns
+    ``encode``'s of every match, the kernel's rows the same numbers). Raises RatingDiverged
+    where ``rate`` would, at the same match with the same message."""
+    tail = matches[before.matches:] if before is not None else matches
+    cols = encode(system, tail) if before is None else encode_after(system, tail, before.cols.names,
+                                                                    before.cols.seasons)
+    replayer = Replayer(system, cols, max(len(tail), 1), 1)
+    fresh = replayer.first_state()
+    state = fresh if before is None else grown_state(before.state, fresh)
+    order = np.arange(len(tail), dtype=np.int64)
+    status, row, after = replayer.run_from(order, state)
     if status != DONE:
-        raise replayer.diverged(matches, order, status, row)
-    ra, rb, e, ka, kb, mult, rev_a, rev_b, after_a, after_b, first_a, first_b = (np.asarray(o)
-                                                                                 for o in replayer.out)
+        raise replayer.diverged(tail, order, status, row)
+    out = tuple(np.asarray(o[:len(tail)], dtype=np.float64 if k < OUT_FLOATS else np.bool_)
+                for k, o in enumerate(replayer.out))
+    if before is not None:
+        cols = joined(before.cols, cols)
+        out = tuple(np.concatenate((old, new)) for old, new in zip(before.out, out))
+    return events_of(system, matches, cols, out), RatedColumns(len(matches), cols, out, after)
+
+
+def grown_state(old: tuple[np.ndarray, ...], fresh: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """A replay's state ``old`` with the players met since in theirs before any match (``fresh``
+    holds every player's, those known before first)."""
+    return tuple(np.concatenate((o, f[len(o):])) for o, f in zip(old, fresh))
+
+
+def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequence[np.ndarray]) -> EventTable:
+    """The events of the whole history from its columns and the kernel's out columns."""
+    ra, rb, e, ka, kb, mult, rev_a, rev_b, after_a, after_b, first_a, first_b = out
     n = len(matches)
     # Row 2t is the first listed player of match t, row 2t + 1 the second.
     pair = np.empty(2 * n, dtype=np.int64)
@@ -362,19 +472,28 @@ class ReplayStates:
 
 
 def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]],
-                   before: ReplayStates | None) -> tuple[dict[str, list[float]], ReplayStates]:
+                   before: ReplayStates | None, cols: EloColumns | None = None
+                   ) -> tuple[dict[str, list[float]], ReplayStates]:
     """``resampled``, each resample's replay taken up where ``before`` left it: ``draws`` are then
     the positions from ``before.matches`` on (the bootstrap's draws of a match depend on its
     position alone, honest.py), and the result is a whole replay's to the last bit. Where the
-    players or seasons ``before`` knew are not the first ones now, it is not used: None."""
-    cols = encode(system, matches)
+    players or seasons ``before`` knew are not the first ones now, it is not used: None.
+    ``cols``: the matches' columns as ``encode`` makes them, where the caller has them (the
+    league's rating read them: model/resume.py), else they are encoded here."""
+    if cols is None:
+        cols = encode(system, matches)
     out: dict[str, list[float]] = {}
     if before is not None and (cols.names[:len(before.names)] != before.names
                                or tuple(cols.seasons[:len(before.seasons)]) != before.seasons
                                or len(before.states) != len(draws)
                                or any(len(state) != STATE_PARTS for _, state in before.states)):
         raise ValueError("the replays before are of other players or seasons")
-    replayer = Replayer(system, cols, max((len(d) for d in draws), default=0) or 1, len(draws))
+    # A replay taken up reads only the matches that follow: the kernel is given their columns
+    # alone (the plain kernel makes lists of them) and their positions counted from the first.
+    start = before.matches if before is not None else 0
+    tail = cols if not start else with_arrays(cols.names, cols.starts, cols.seasons,
+                                              [getattr(cols, c)[start:] for c in COLUMNS])
+    replayer = Replayer(system, tail, max((len(d) for d in draws), default=0) or 1, len(draws))
     fresh = replayer.first_state()
     states = []
     for r, draw in enumerate(draws):
@@ -383,9 +502,9 @@ def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequen
         else:
             status, old = before.states[r]
             # Players first met since: their starting state follows the ones known before.
-            state = tuple(np.concatenate((o, f[len(o):])) for o, f in zip(old, fresh))
+            state = grown_state(old, fresh)
         if status == DONE and len(draw):
-            status, _, state = replayer.run_from(np.asarray(draw, dtype=np.int64), state)
+            status, _, state = replayer.run_from(np.asarray(draw, dtype=np.int64) - start, state)
         states.append((status, state))
         if status != DONE:
             continue
@@ -438,40 +557,23 @@ def expected_from(system: Elo, matches: Sequence[Match], before: RatingState | N
     follow are encoded, their players and seasons numbered after the ones ``before`` knew.
     Raises RatingDiverged where ``rate`` would."""
     tail = matches[before.matches:] if before is not None else matches
-    cols = encode(system, tail)
-    names = list(before.names) if before is not None else []
-    seasons = list(before.seasons) if before is not None else []
     league = before.league if before is not None else -1
-    player_of = {p: i for i, p in enumerate(names)}
-    for p in cols.names:
-        player_of.setdefault(p, len(names))
-        if len(player_of) > len(names):
-            names.append(p)
-    season_at = {s: i for i, s in enumerate(seasons)}
-    for s in cols.seasons:
-        season_at.setdefault(s, len(seasons))
-        if len(season_at) > len(seasons):
-            seasons.append(s)
-    player = np.array([player_of[p] for p in cols.names], dtype=np.int64)
-    renumber = np.array([season_at[s] for s in cols.seasons], dtype=np.int64)
-    season_of = np.full(len(tail), -1, dtype=np.int64)
-    named = cols.season_of >= 0
-    season_of[named] = renumber[cols.season_of[named]]
+    whole = encode_after(system, tail, before.names if before is not None else (),
+                         before.seasons if before is not None else ())
+    season_of = whole.season_of
+    named = season_of >= 0
     # The matches before the first to name a season are played in the one carried over, as
     # the kernel carries it from match to match (a resumed kernel starts without one).
     first = np.flatnonzero(named)
     if league >= 0:
         season_of[:int(first[0]) if len(first) else len(tail)] = league
-    whole = EloColumns(tuple(names), tuple(system.starts.get(p, system.initial) for p in names),
-                       player[cols.a], player[cols.b], cols.s_a, cols.chall_b, cols.home, cols.weight,
-                       cols.pts_a, cols.pts_b, season_of, tuple(seasons))
     replayer = Replayer(system, whole, max(len(tail), 1), 1)
     fresh = replayer.first_state()
-    state = fresh if before is None else tuple(np.concatenate((o, f[len(o):])) for o, f in zip(before.state, fresh))
+    state = fresh if before is None else grown_state(before.state, fresh)
     order = np.arange(len(tail), dtype=np.int64)
     status, row, after = replayer.run_from(order, state)
     if status != DONE:
         raise replayer.diverged(tail, order, status, row)
     e = np.array(replayer.out[2][:len(tail)], dtype=np.float64)
     last = int(season_of[first[-1]]) if len(first) else league
-    return e, cols.s_a, RatingState(len(matches), tuple(names), tuple(seasons), last, after)
+    return e, whole.s_a, RatingState(len(matches), whole.names, whole.seasons, last, after)
