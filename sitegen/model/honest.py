@@ -31,7 +31,7 @@ from typing import Any, cast
 import numpy as np
 
 from sitegen.load.cache import Cache
-from sitegen.model.history import RatedLeague
+from sitegen.model.history import KERNEL_COLUMNS, RatedLeague
 from sitegen.rating.base import RatingDiverged
 
 # Resamples per league: the 2.5th and 97.5th percentiles fall between the 2nd and 3rd values
@@ -167,10 +167,14 @@ def bootstrap_from(rated: RatedLeague, before: Any, count: int = RESAMPLES) -> t
     if resume is None or not system.bootstraps or not league.matches:
         return bootstrap(rated, count), None
     n, key = len(league.matches), league_key(league.config.slug)
+    # The matches as the league's rating encoded them (model/resume.py), where it kept them.
+    cols = rated.cache.get(KERNEL_COLUMNS)
+    extra = {} if cols is None else {"cols": cols}
     try:
-        samples, states = resume(league.matches, resamples(n, count, key, before.matches if before else 0), before)
+        samples, states = resume(league.matches, resamples(n, count, key, before.matches if before else 0), before,
+                                 **extra)
     except ValueError:          # the replays before are of other players: every resample again
-        samples, states = resume(league.matches, resamples(n, count, key), None)
+        samples, states = resume(league.matches, resamples(n, count, key), None, **extra)
     return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
             for r in rated.standings}, states
 
