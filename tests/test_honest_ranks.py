@@ -25,11 +25,11 @@ from sitegen.commands.build import build, check, rate
 from sitegen.model.history import rate_league
 from sitegen.rating.placement import placement_replays
 from sitegen.model.honest import (
-    POISSON_CDF, bootstrap, grouped_ranks, league_key, percentile_interval, python_resamples, python_weight,
-    resamples,
+    POISSON_CDF, bootstrap, grouped_ranks, league_key, percentile_interval, percentile_intervals, python_resamples,
+    python_weight, resamples,
 )
 from sitegen.model.views import league_view
-from helpers import season_league
+from helpers import bit_key, season_league
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 
@@ -191,6 +191,28 @@ def test_percentile_interval_is_widened_to_the_rating():
     assert percentile_interval([], 4.0) == (4.0, 4.0)
     lo, hi = percentile_interval([float(x) for x in range(101)], 50.0)
     assert (lo, hi) == pytest.approx((2.5, 97.5))
+
+
+samples_of = st.one_of(
+    st.lists(st.sampled_from([1500.0, 1499.5, 1510.25, -0.0, 0.0]), max_size=12),      # ties
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=90))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=3), st.tuples(samples_of, st.one_of(
+    st.floats(-1e6, 1e6, allow_nan=False), st.integers(-5, 5000))), max_size=30),
+    st.lists(st.text(min_size=1, max_size=3), max_size=4))
+def test_every_player_s_interval_at_once_is_each_one_s(players: dict, unsampled: list[str]) -> None:
+    """percentile_intervals, the players of one number of samples stacked, gives each player
+    what percentile_interval gives them alone, to the bit and type (an int rating kept)."""
+    samples = {name: values for name, (values, _) in players.items()}
+    ratings = [(name, rating) for name, (_, rating) in players.items()]
+    ratings += [(name, 1500) for name in unsampled if name not in players]     # no samples at all
+    got = percentile_intervals(samples, ratings)
+    want = {name: percentile_interval(samples.get(name, ()), rating) for name, rating in ratings}
+    assert list(got) == list(want)
+    assert [tuple(map(bit_key, v)) + tuple(map(type, v)) for v in got.values()] == \
+        [tuple(map(bit_key, v)) + tuple(map(type, v)) for v in want.values()]
 
 
 @pytest.mark.parametrize("params", ["", "normalize = true\nfloor = 3\ninitial = 10", "k = 20"])

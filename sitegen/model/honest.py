@@ -132,6 +132,33 @@ def percentile_interval(values: Sequence[float], rating: float) -> Interval:
     return (min(lo, rating), max(hi, rating))
 
 
+def percentile_intervals(samples: Mapping[str, Sequence[float]], ratings: Sequence[tuple[str, float]]
+                         ) -> dict[str, Interval]:
+    """``percentile_interval`` of every (player, rating) at once: the players with the same
+    number of samples stacked as the rows of one array and np.percentile taken along them, the
+    arithmetic of one player's row by row (10,000 calls took 1.3 s at a million matches)."""
+    rows: dict[int, list[int]] = {}
+    for k, (name, _) in enumerate(ratings):
+        rows.setdefault(len(samples.get(name, ())), []).append(k)
+    bounds: list[Interval | None] = [None] * len(ratings)
+    for count, ks in rows.items():
+        if not count:
+            continue
+        block = np.array([samples[ratings[k][0]] for k in ks], dtype=float).reshape(len(ks), count)
+        lows, highs = np.percentile(block, [LOW_PCT, HIGH_PCT], axis=1).tolist()
+        for k, lo, hi in zip(ks, lows, highs):
+            bounds[k] = (lo, hi)
+    out: dict[str, Interval] = {}
+    for (name, rating), found in zip(ratings, bounds):
+        out[name] = (rating, rating) if found is None else (min(found[0], rating), max(found[1], rating))
+    return out
+
+
+def intervals_of(rated: RatedLeague, samples: Mapping[str, Sequence[float]]) -> dict[str, Interval]:
+    """Each rated player's interval from their samples, best first."""
+    return percentile_intervals(samples, [(r.standing.player, r.standing.rating) for r in rated.standings])
+
+
 def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]:
     """Each rated player's bootstrap interval; {} for a system without one here."""
     league = rated.league
@@ -153,8 +180,7 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
                 continue        # a resample the margin rule cannot rate says nothing either way
             for s in standings:
                 samples.setdefault(s.player, []).append(s.rating)
-    return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
-            for r in rated.standings}
+    return intervals_of(rated, samples)
 
 
 def bootstrap_from(rated: RatedLeague, before: Any, count: int = RESAMPLES) -> tuple[dict[str, Interval], Any]:
@@ -175,8 +201,7 @@ def bootstrap_from(rated: RatedLeague, before: Any, count: int = RESAMPLES) -> t
                                  **extra)
     except ValueError:          # the replays before are of other players: every resample again
         samples, states = resume(league.matches, resamples(n, count, key), None, **extra)
-    return {r.standing.player: percentile_interval(samples.get(r.standing.player, ()), r.standing.rating)
-            for r in rated.standings}, states
+    return intervals_of(rated, samples), states
 
 
 def cached_bootstrap(cache: Cache, keys: Mapping[str, tuple[str, np.ndarray] | None]
