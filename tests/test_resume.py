@@ -240,3 +240,32 @@ def test_an_appended_match_that_runs_away_is_reported_as_without_the_cache(make_
         build(root, tmp_path / "cold", cache=False)
     assert [str(p) for p in warm.value.problems] == [str(p) for p in cold.value.problems]
     assert "margin multiplier" in str(warm.value.problems[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(elo_leagues(), st.data())
+def test_resamples_taken_up_from_the_rating_s_columns_are_the_whole_resamples(
+        kernel_mode: str, league: tuple[Elo, list[Match]], data: st.DataObject) -> None:
+    """resampled_from, reading the rating's columns and only the matches after a cut, gives the
+    samples ``resampled`` gives, player for player in the same order, to the bit."""
+    from test_kernels_elo import draws_of
+    system, matches = league
+    draws = draws_of(data, len(matches))
+    whole = elo_kernel.resampled(system, matches, draws)
+    try:
+        _, rated = elo_kernel.rate_from(system, matches, None)
+        cols = rated.cols
+    except RatingDiverged:
+        cols = None
+    cut = data.draw(st.integers(0, len(matches)))
+    head = [[i for i in d if i < cut] for d in draws]
+    _, before = elo_kernel.resampled_from(system, matches[:cut], head, None)
+    for taken_up in (elo_kernel.resampled_from(system, matches, draws, None, cols)[0],
+                     elo_kernel.resampled_from(system, matches, [[i for i in d if i >= cut] for d in draws],
+                                               before, cols)[0]):
+        assert list(taken_up) == list(whole)
+        assert [list(map(bits_of, v)) for v in taken_up.values()] == [list(map(bits_of, v)) for v in whole.values()]
+
+
+def bits_of(x: float) -> bytes:
+    return np.float64(x).tobytes() if type(x) is float else repr(x).encode()

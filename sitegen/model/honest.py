@@ -167,8 +167,12 @@ def bootstrap(rated: RatedLeague, count: int = RESAMPLES) -> dict[str, Interval]
         return {}
     matches = league.matches
     draws = resamples(len(matches), count, league_key(league.config.slug))
-    # A system may replay every resample at once (placement's arrays); else one by one.
-    fast = system.resampled_ratings(matches, draws)
+    # A system may replay every resample at once (placement's arrays); else one by one. Elo's
+    # reads the matches as the league's rating encoded them, where it kept them (model/resume.py).
+    cols = rated.cache.get(KERNEL_COLUMNS)
+    resume = getattr(system, "resampled_from", None)
+    fast = (system.resampled_ratings(matches, draws) if cols is None or resume is None
+            else resume(matches, draws, None, cols=cols)[0])
     if fast is not None:
         samples = fast
     else:

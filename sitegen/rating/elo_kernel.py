@@ -482,7 +482,6 @@ def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequen
     league's rating read them: model/resume.py), else they are encoded here."""
     if cols is None:
         cols = encode(system, matches)
-    out: dict[str, list[float]] = {}
     if before is not None and (cols.names[:len(before.names)] != before.names
                                or tuple(cols.seasons[:len(before.seasons)]) != before.seasons
                                or len(before.states) != len(draws)
@@ -506,13 +505,26 @@ def resampled_from(system: Elo, matches: Sequence[Match], draws: Sequence[Sequen
         if status == DONE and len(draw):
             status, _, state = replayer.run_from(np.asarray(draw, dtype=np.int64) - start, state)
         states.append((status, state))
-        if status != DONE:
-            continue
-        ratings, games = state[0], state[1]
-        played = np.flatnonzero(games)
-        for p, rt in zip(played.tolist(), ratings[played].tolist()):
-            out.setdefault(cols.names[p], []).append(rt)
-    return out, ReplayStates(len(matches), cols.names, tuple(cols.seasons), tuple(states))
+    return samples_of(cols.names, [state for status, state in states if status == DONE]), \
+        ReplayStates(len(matches), cols.names, tuple(cols.seasons), tuple(states))
+
+
+def samples_of(names: Sequence[str], done: Sequence[tuple[np.ndarray, ...]]) -> dict[str, list[float]]:
+    """Each player's final rating in every replay of ``done`` (their states) where they played, in
+    replay order, the players in order of their first such replay, then of index: what one
+    ``setdefault(...).append`` a player a replay gives, from the stacked columns."""
+    if not done:
+        return {}
+    ratings = np.stack([state[0] for state in done]).T          # a row a player, a column a replay
+    played = np.stack([state[1] for state in done]).T > 0
+    counts = played.sum(axis=1)
+    ends = np.cumsum(counts).tolist()
+    who = np.flatnonzero(counts)
+    flat = ratings[played].tolist()     # row after row: each player's in replay order
+    out: dict[str, list[float]] = {}
+    for p in who[np.lexsort((who, played.argmax(axis=1)[who]))].tolist():
+        out[names[p]] = flat[ends[p] - int(counts[p]):ends[p]]
+    return out
 
 
 def resampled(system: Elo, matches: Sequence[Match], draws: Sequence[Sequence[int]]) -> dict[str, list[float]]:
