@@ -78,16 +78,22 @@ def player_rng(slug: str, player: str, row: str) -> random.Random:
 
 def draw(rng: random.Random, items: Sequence, k: int) -> list:
     """Step 3: k items by the first k steps of a Fisher-Yates shuffle, from random() only
-    (random.sample's algorithm may change between Python versions; random() may not).
-    Only the swapped places are held: a side may have thousands of candidates, k is 15."""
-    n = len(items)
+    (random.sample's algorithm may change between Python versions; random() may not)."""
+    return [items[i] for i in drawn_places(rng, len(items), k)]
+
+
+def drawn_places(rng: random.Random, n: int, k: int) -> list[int]:
+    """The places among n items that ``draw`` takes, in the order it takes them. Only the
+    swapped places are held: a side may have thousands of candidates, k is 15."""
     moved: dict[int, int] = {}
+    get = moved.get
+    random_ = rng.random
     out = []
     for i in range(k):
-        j = i + int(rng.random() * (n - i))
-        at_i, at_j = moved.get(i, i), moved.get(j, j)
+        j = i + int(random_() * (n - i))
+        at_i, at_j = get(i, i), get(j, j)
         moved[i], moved[j] = at_j, at_i
-        out.append(items[at_j])
+        out.append(at_j)
     return out
 
 
@@ -127,7 +133,8 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
     # Each player's place by name: a side is drawn from in that order (step 3). Both sides are
     # windows of the standings that only move down as the rating falls: each is held as the
     # sorted name places of its players, a player going in and out once (a sort of each
-    # window, thousands of players wide, was a second at 10,000 players).
+    # window, thousands of players wide, was a second at 10,000 players), and a side's draw
+    # reads the places it takes from them, not a list of the side made for each player.
     name_order = sorted(range(len(board)), key=lambda i: board[i].name)
     by_name = [0] * len(board)
     for n, i in enumerate(name_order):
@@ -150,36 +157,20 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
         for i in range(top, new_top):
             del above_side[bisect.bisect_left(above_side, by_name[i])]
         top, lo, hi = new_top, new_lo, new_hi
-        below = _Side(below_side, name_order, bisect.bisect_left(below_side, by_name[index]))
-        above = _Side(above_side, name_order)
+        skip = bisect.bisect_left(below_side, by_name[index])     # the player's own place, left out
         rng = player_rng(slug, me.name, rows[index])
-        # Drawn from each side by name, then shown in standings order.
-        chosen_below = tuple(board[i] for i in sorted(draw(rng, below, min(per_side, len(below)))))
-        chosen_above = tuple(board[i] for i in sorted(draw(rng, above, min(per_side, len(above)))))
+        # Drawn from each side by name (its places, the player's own skipped below), then shown
+        # in standings order.
+        n_below, n_above = len(below_side) - 1, len(above_side)
+        places = drawn_places(rng, n_below, min(per_side, n_below))
+        chosen_below = tuple(board[i] for i in sorted(
+            [name_order[below_side[p + (p >= skip)]] for p in places]))
+        places = drawn_places(rng, n_above, min(per_side, n_above))
+        chosen_above = tuple(board[i] for i in sorted([name_order[above_side[p]] for p in places]))
         pool = chosen_below + chosen_above
         pick = pool[int(rng.random() * len(pool))] if pool else None
         pools.append(Pool(me.name, r, chosen_below, chosen_above, pick))
     return pools
-
-
-class _Side(Sequence[int]):
-    """A side's standings places in name order, read from its sorted name places; ``skip``:
-    the position of the player's own, left out."""
-
-    __slots__ = ("names", "places", "skip")
-
-    def __init__(self, names: list[int], places: list[int], skip: int | None = None) -> None:
-        self.names, self.places, self.skip = names, places, skip
-
-    def __len__(self) -> int:
-        return len(self.names) - (self.skip is not None)
-
-    def __getitem__(self, i: int) -> int:       # type: ignore[override]
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        if self.skip is not None and i >= self.skip:
-            i += 1
-        return self.places[self.names[i]]
 
 
 def pools_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
