@@ -266,6 +266,19 @@ class LeagueGames:
         against the highest-rated opponents, the earlier first among equals."""
         rating = self.before[other]
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
+        if len(rows) and n_best > 0:
+            # Only the wins at or above each player's n_best-th highest distinct rating can be
+            # among their first n_best (-inf where they have fewer distinct ones: every win):
+            # n_best passes of a maximum over each player's rows, so that the sort below takes
+            # a few of each player's wins, not all of them.
+            values, who = rating[rows], self.player[rows]
+            new = np.r_[True, who[1:] != who[:-1]]
+            starts, group = np.flatnonzero(new), np.cumsum(new) - 1
+            floor = np.maximum.reduceat(values, starts)
+            for _ in range(n_best - 1):
+                floor = np.maximum.reduceat(np.where(values < floor[group], values, -np.inf), starts)
+            rows = rows[values >= floor[group]]
+            del values, who, new, starts, group
         # By player, then the highest rating; lexsort is stable, so the earlier row among equals.
         order = rows[np.lexsort((-rating[rows], self.player[rows]))]
         who = self.player[order]
