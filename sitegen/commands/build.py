@@ -221,12 +221,13 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made
             # by the data files' process alone: this one reads the rating columns instead.
             # An elo league's opponent pools (model/pools.py), which the pages and pools.csv both
-            # show, are drawn here too, once, not again in the data files' process.
+            # show, are drawn here too, once, not again in the data files' process; with the
+            # cache, a player's draws are the last build's where their inputs are unchanged.
             for league in rated:
                 if predicts(league.league.config.system):
                     player_states(league)
                 if "pools" in league.league.config.system.ledger_tables:
-                    opponent_pools(league)
+                    opponent_pools(league, store)
             freeze()
             # With the cache, files equal to the published ones are linked, not rewritten (write.py).
             output = Output(out, reuse=store is not None)

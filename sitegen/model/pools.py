@@ -42,6 +42,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from sitegen.load.cache import Cache
 from sitegen.model.history import RatedLeague
 from sitegen.model.table import standings_columns, table_csv_rows
 from sitegen.rating.protocol import PoolParams, System
@@ -108,25 +111,101 @@ def pool_params(system: System) -> PoolParams:
 POOLS = "pools"       # RatedLeague.cache key
 
 
-def opponent_pools(rated: RatedLeague) -> list[Pool]:
+def opponent_pools(rated: RatedLeague, cache: Cache | None = None) -> list[Pool]:
     """Every rated player's pool, in standings order.
 
     Drawn once per league (pools.csv and the player pages both show them) and kept in
-    ``rated.cache``: callers must not modify the list.
+    ``rated.cache``: callers must not modify the list. With the build cache (load/cache.py),
+    a player's draws are the last build's where their inputs are (``_Kept``).
     """
     cached = rated.cache.get(POOLS)
     if cached is None:
-        cached = rated.cache[POOLS] = _draw_pools(rated)
+        # Step 1: each player's standings.csv row, as the data files write it (in standings order).
+        rows = table_csv_rows(standings_columns(rated))
+        kept = None if cache is None else _Kept.read(cache, rated)
+        cached = rated.cache[POOLS] = _draw_pools(rated, rows, kept)
+        if cache is not None:
+            _Kept.write(cache, rated, cached, rows)
     return cached
 
 
-def _draw_pools(rated: RatedLeague) -> list[Pool]:
+# A player's draws as a build left them: their standings row, their rating, the names drawn
+# below and above, and the pick's place in the pool (None: no pick).
+Drawn = tuple[str, float, tuple[str, ...], tuple[str, ...], "int | None"]
+
+
+class _Kept:
+    """The last build's draws of a league, and which of them hold for this one.
+
+    A player's draws are fixed by their row (their generator's seed) and the names on each side
+    of their window (what is drawn from, by name): where the row, the rating and every side's
+    names are as they were, the same names are drawn, and only the pool's standings order is
+    taken again (the pick is the same place in it). The sides are unchanged unless a player
+    whose rating moved (or who came or went) moved into, out of or across the window: each
+    such player is tested against every window, and past ``MOVED`` of them none is kept."""
+
+    MOVED = 64
+
+    def __init__(self, rated: RatedLeague, drawn: dict[str, Drawn]) -> None:
+        self.drawn = drawn
+        deviation = float(pool_params(rated.league.config.system).pool_deviation)
+        now = {r.standing.player: float(r.standing.rating) for r in rated.standings}
+        then = {name: d[1] for name, d in drawn.items()}
+        moved = [name for name in now.keys() | then.keys() if now.get(name) != then.get(name)]
+        self.held: set[str] = set()
+        if len(moved) > self.MOVED:
+            return
+        ratings = np.array(list(now.values()), dtype=np.float64)
+        low, high = ratings - deviation, ratings + deviation
+        changed = np.zeros(len(ratings), dtype=bool)
+        for name in moved:
+            before, after = (_sides(ratings, low, high, r) for r in (then.get(name), now.get(name)))
+            changed |= before != after
+        self.held = {name for name, c in zip(now, changed.tolist()) if not c}
+
+    def get(self, name: str, row: str, rating: float) -> Drawn | None:
+        """The player's last draws where they hold now, else None."""
+        if name not in self.held:
+            return None
+        drawn = self.drawn.get(name)
+        return drawn if drawn is not None and drawn[0] == row and drawn[1] == rating else None
+
+    @staticmethod
+    def key(rated: RatedLeague) -> str:
+        system = pool_params(rated.league.config.system)
+        return repr((rated.league.config.slug, float(system.pool_deviation), int(system.pool_size)))
+
+    @classmethod
+    def read(cls, cache: Cache, rated: RatedLeague) -> _Kept | None:
+        drawn = cache.get(POOLS, cls.key(rated))
+        return cls(rated, drawn) if isinstance(drawn, dict) else None
+
+    @classmethod
+    def write(cls, cache: Cache, rated: RatedLeague, pools: list[Pool], rows: list[str]) -> None:
+        drawn: dict[str, Drawn] = {}
+        for pool, row in zip(pools, rows):
+            pick = None if pool.pick is None else next(i for i, o in enumerate(pool.members) if o is pool.pick)
+            drawn[pool.player] = (row, pool.rating, tuple(o.name for o in pool.below),
+                                  tuple(o.name for o in pool.above), pick)
+        cache.put(POOLS, cls.key(rated), drawn)
+
+
+def _sides(ratings: np.ndarray, low: np.ndarray, high: np.ndarray, r: float | None) -> np.ndarray:
+    """On which side of each player's window a rating ``r`` is: 1 below (R - dev <= r <= R),
+    2 above (R < r <= R + dev), 0 neither or no rating; ``low`` and ``high`` are R - dev and
+    R + dev, the floats the sweep of ``_draw_pools`` compares with."""
+    if r is None:
+        return np.zeros(len(ratings), dtype=np.int8)
+    below = (low <= r) & (r <= ratings)
+    above = (ratings < r) & (r <= high)
+    return below.astype(np.int8) + 2 * above.astype(np.int8)
+
+
+def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None) -> list[Pool]:
     system = pool_params(rated.league.config.system)
     deviation = float(system.pool_deviation)
     per_side = int(system.pool_size) // 2
     board = [Opponent(r.standing.player, float(r.standing.rating)) for r in rated.standings]
-    # Step 1: each player's standings.csv row, as the data files write it (in standings order).
-    rows = table_csv_rows(standings_columns(rated))
     slug = rated.league.config.slug
     # Standings order is rating descending: negated ratings ascend, for bisect.
     keys = [-o.rating for o in board]
@@ -136,6 +215,7 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
     # window, thousands of players wide, was a second at 10,000 players), and a side's draw
     # reads the places it takes from them, not a list of the side made for each player.
     name_order = sorted(range(len(board)), key=lambda i: board[i].name)
+    place = {o.name: i for i, o in enumerate(board)}
     by_name = [0] * len(board)
     for n, i in enumerate(name_order):
         by_name[i] = n
@@ -157,6 +237,14 @@ def _draw_pools(rated: RatedLeague) -> list[Pool]:
         for i in range(top, new_top):
             del above_side[bisect.bisect_left(above_side, by_name[i])]
         top, lo, hi = new_top, new_lo, new_hi
+        held = None if kept is None else kept.get(me.name, rows[index], r)
+        if held is not None:
+            # The same names drawn as by the last build (_Kept), shown in this one's standings order.
+            chosen_below = tuple(board[i] for i in sorted(place[n] for n in held[2]))
+            chosen_above = tuple(board[i] for i in sorted(place[n] for n in held[3]))
+            pool = chosen_below + chosen_above
+            pools.append(Pool(me.name, r, chosen_below, chosen_above, None if held[4] is None else pool[held[4]]))
+            continue
         skip = bisect.bisect_left(below_side, by_name[index])     # the player's own place, left out
         rng = player_rng(slug, me.name, rows[index])
         # Drawn from each side by name (its places, the player's own skipped below), then shown
