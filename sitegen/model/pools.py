@@ -123,9 +123,10 @@ def opponent_pools(rated: RatedLeague, cache: Cache | None = None) -> list[Pool]
         # Step 1: each player's standings.csv row, as the data files write it (in standings order).
         rows = table_csv_rows(standings_columns(rated))
         kept = None if cache is None else _Kept.read(cache, rated)
-        cached = rated.cache[POOLS] = _draw_pools(rated, rows, kept)
+        cached, drawn = _draw_pools(rated, rows, kept, keep=cache is not None)
+        rated.cache[POOLS] = cached
         if cache is not None:
-            _Kept.write(cache, rated, cached, rows)
+            cache.put(POOLS, _Kept.key(rated), dict(zip([p.player for p in cached], drawn)))
     return cached
 
 
@@ -180,14 +181,6 @@ class _Kept:
         drawn = cache.get(POOLS, cls.key(rated))
         return cls(rated, drawn) if isinstance(drawn, dict) else None
 
-    @classmethod
-    def write(cls, cache: Cache, rated: RatedLeague, pools: list[Pool], rows: list[str]) -> None:
-        drawn: dict[str, Drawn] = {}
-        for pool, row in zip(pools, rows):
-            pick = None if pool.pick is None else next(i for i, o in enumerate(pool.members) if o is pool.pick)
-            drawn[pool.player] = (row, pool.rating, tuple(o.name for o in pool.below),
-                                  tuple(o.name for o in pool.above), pick)
-        cache.put(POOLS, cls.key(rated), drawn)
 
 
 def _sides(ratings: np.ndarray, low: np.ndarray, high: np.ndarray, r: float | None) -> np.ndarray:
@@ -201,7 +194,9 @@ def _sides(ratings: np.ndarray, low: np.ndarray, high: np.ndarray, r: float | No
     return below.astype(np.int8) + 2 * above.astype(np.int8)
 
 
-def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None) -> list[Pool]:
+def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None, *, keep: bool = False
+                ) -> tuple[list[Pool], list[Drawn]]:
+    """The pools, and with ``keep`` each player's draws as the build cache keeps them (``_Kept``)."""
     system = pool_params(rated.league.config.system)
     deviation = float(system.pool_deviation)
     per_side = int(system.pool_size) // 2
@@ -223,6 +218,8 @@ def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None) 
     below_side: list[int] = []     # places lo:hi, by name; the player among them is skipped
     top = lo = hi = 0
     pools = []
+    drawn: list[Drawn] = []
+    at_place, of_board = place.__getitem__, board.__getitem__
     for index, me in enumerate(board):
         r = me.rating
         # below: -R <= -R_q <= -(R - dev); above: -(R + dev) <= -R_q < -R
@@ -240,10 +237,11 @@ def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None) 
         held = None if kept is None else kept.get(me.name, rows[index], r)
         if held is not None:
             # The same names drawn as by the last build (_Kept), shown in this one's standings order.
-            chosen_below = tuple(board[i] for i in sorted(place[n] for n in held[2]))
-            chosen_above = tuple(board[i] for i in sorted(place[n] for n in held[3]))
+            chosen_below = tuple(map(of_board, sorted(map(at_place, held[2]))))
+            chosen_above = tuple(map(of_board, sorted(map(at_place, held[3]))))
             pool = chosen_below + chosen_above
             pools.append(Pool(me.name, r, chosen_below, chosen_above, None if held[4] is None else pool[held[4]]))
+            drawn.append(held)
             continue
         skip = bisect.bisect_left(below_side, by_name[index])     # the player's own place, left out
         rng = player_rng(slug, me.name, rows[index])
@@ -256,9 +254,12 @@ def _draw_pools(rated: RatedLeague, rows: list[str], kept: _Kept | None = None) 
         places = drawn_places(rng, n_above, min(per_side, n_above))
         chosen_above = tuple(board[i] for i in sorted([name_order[above_side[p]] for p in places]))
         pool = chosen_below + chosen_above
-        pick = pool[int(rng.random() * len(pool))] if pool else None
-        pools.append(Pool(me.name, r, chosen_below, chosen_above, pick))
-    return pools
+        at = int(rng.random() * len(pool)) if pool else None
+        pools.append(Pool(me.name, r, chosen_below, chosen_above, None if at is None else pool[at]))
+        if keep:
+            drawn.append((rows[index], r, tuple(o.name for o in chosen_below),
+                          tuple(o.name for o in chosen_above), at))
+    return pools, drawn
 
 
 def pools_table(rated: RatedLeague) -> tuple[tuple[str, ...], list[tuple]]:
