@@ -182,6 +182,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     from sitegen.model.baselines import cached_scores
     from sitegen.output.pages import Beside, render_site, site_base_url
     from sitegen.model.ledger import file_commits
+    from sitegen.model.pools import opponent_pools
     from sitegen.model.predict import player_states, predicts
     from sitegen.model.table import release_ledger_frame
     from sitegen.output.parallel import Background
@@ -226,9 +227,14 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
             # files' process and this one both read them, and a process forked after them shares
             # them. The ledger frame (model/table.py, 4 s of a million-match league's) is made
             # by the data files' process alone: this one reads the rating columns instead.
+            # An elo league's opponent pools (model/pools.py), which the pages and pools.csv both
+            # show, are drawn here too, once, not again in the data files' process; with the
+            # cache, a player's draws are the last build's where their inputs are unchanged.
             for league in rated:
                 if predicts(league.league.config.system):
                     player_states(league)
+                if "pools" in league.league.config.system.ledger_tables:
+                    opponent_pools(league, store)
             freeze()
             # With the cache, files equal to the published ones are linked, not rewritten (write.py).
             output = Output(out, reuse=store is not None)
@@ -239,7 +245,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
                 output.staging()
                 # The data files are written by a process of their own while this one renders
                 # the pages: they need nothing the pages make. What it works out on the way
-                # (the scores, the pools) the pages work out again, at less cost than waiting.
+                # (the scores) the pages work out again, at less cost than waiting.
                 data = Background(lambda: output.journaled(
                     lambda: data_files(rated, prov, site.roster, output, grown, scores)))
                 # The frames are the data files' process's: where it could not be forked and

@@ -26,7 +26,7 @@ from sitegen.model.columns import by_player
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
 from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
-from sitegen.rating.events import event_matches
+from sitegen.rating.events import EventTable, event_matches, occurrences
 
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
@@ -266,6 +266,19 @@ class LeagueGames:
         against the highest-rated opponents, the earlier first among equals."""
         rating = self.before[other]
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
+        if len(rows) and n_best > 0:
+            # Only the wins at or above each player's n_best-th highest distinct rating can be
+            # among their first n_best (-inf where they have fewer distinct ones: every win):
+            # n_best passes of a maximum over each player's rows, so that the sort below takes
+            # a few of each player's wins, not all of them.
+            values, who = rating[rows], self.player[rows]
+            new = np.r_[True, who[1:] != who[:-1]]
+            starts, group = np.flatnonzero(new), np.cumsum(new) - 1
+            floor = np.maximum.reduceat(values, starts)
+            for _ in range(n_best - 1):
+                floor = np.maximum.reduceat(np.where(values < floor[group], values, -np.inf), starts)
+            rows = rows[values >= floor[group]]
+            del values, who, new, starts, group
         # By player, then the highest rating; lexsort is stable, so the earlier row among equals.
         order = rows[np.lexsort((-rating[rows], self.player[rows]))]
         who = self.player[order]
@@ -303,15 +316,26 @@ def _wide(a: np.ndarray) -> np.ndarray:
 
 def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:
     """Each player's rating after their last change among the first ``before_events`` events
-    (whole numbers where the system's ratings are, as the changes hold them)."""
-    ledger = ledger_columns(league.rated)
-    head = ledger.order < before_events
-    if not head.any():
-        return {}
-    player = ledger.player[head]
-    last = ~pd.Series(player).duplicated(keep="last").to_numpy()
-    ratings = ledger.after[head][last].tolist()
+    (whole numbers where the system's ratings are, as the changes hold them), in the order of
+    those last changes."""
+    events = league.rated.events
+    if isinstance(events, EventTable):
+        # The events' rows are in event order: the first events' are a prefix of the rows, and
+        # each player's last row in it is one pass (occurrences), with no ledger columns made.
+        end = int(events.offsets[before_events]) if before_events < len(events.offsets) else events.rows
+        player = events.player[:end]
+        last_rows = np.sort(occurrences(player, len(events.names))[2])
+        names, who = events.names, player[last_rows].tolist()
+        ratings = events.after[last_rows].astype(np.float64).tolist()
+    else:
+        ledger = ledger_columns(league.rated)
+        head = ledger.order < before_events
+        if not head.any():
+            return {}
+        player = ledger.player[head]
+        last = ~pd.Series(player).duplicated(keep="last").to_numpy()
+        ratings = ledger.after[head][last].tolist()
+        names, who = ledger.names, player[last].tolist()
     if league.integer:
         ratings = [int(r) for r in ratings]
-    names = ledger.names
-    return dict(zip([names[p] for p in player[last].tolist()], ratings))
+    return dict(zip([names[p] for p in who], ratings))

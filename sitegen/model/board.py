@@ -8,10 +8,10 @@ clock, so that the same input always gives the same page.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sitegen.load.config import BoardSettings, Tier
@@ -19,8 +19,9 @@ from sitegen.model.aggregates import start_ratings
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import RESAMPLES, bootstrap, grouped_ranks
 from sitegen.model.views import LeagueView, PlayerView
-from sitegen.rating.events import event_times
+from sitegen.rating.events import EventTable, event_times
 from sitegen.rating.protocol import Interval
+from sitegen.rating.values import RatingEvent
 
 # An inactive list longer than this starts collapsed; a few names are shown as they are.
 INACTIVE_OPEN = 10
@@ -165,7 +166,7 @@ def build_board(lv: LeagueView, settings: BoardSettings,
         start = last - timedelta(days=settings.movement_days)
         since = f"since {start:%Y-%m-%d}"
         # Events and matches are in history order: the window is a suffix of each.
-        before_events = next((i for i, t in enumerate(event_times(events)) if t >= start), len(events))
+        before_events = window_start(events, start)
         window_ids = None
     else:
         since, before_events, window_ids = "", 0, set()
@@ -197,18 +198,32 @@ def build_board(lv: LeagueView, settings: BoardSettings,
     # Movement compares like with like: today's active players, ranked among themselves then.
     active_rank = _ranks({p.name: p.rating for p in lv.leaderboard if is_active[p.name]})
     active_start = _ranks({n: r for n, r in start_rating.items() if is_active.get(n)})
+    # The rows are made once, their intervals and grouped ranks with them (_honest), and a
+    # movement once per distinct number of places: ten thousand players' rows at a million matches.
+    movements: dict[int | None, Movement] = {}
+
+    def movement(before: int | None, now: int) -> Movement:
+        places = None if before is None else before - now
+        made = movements.get(places)
+        if made is None:
+            made = movements[places] = _movement(before, now, since)
+        return made
+
+    intervals, interval_kind, sure_ranks = _honest(lv, is_active, interval, bootstrap_of)
     rows = []
     for p in lv.leaderboard:
-        now_active = is_active[p.name]
+        name = p.name
+        now_active = is_active[name]
         rows.append(Row(
-            player=p, rank=active_rank[p.name] if now_active else p.rank, games=len(p.games),
+            player=p, rank=active_rank[name] if now_active else p.rank, games=len(p.games),
             provisional=provisional(p), active=now_active,
-            movement=_movement(active_start.get(p.name), active_rank[p.name], since) if now_active
-            else _movement(start_rank.get(p.name), p.rank, since),
+            movement=movement(active_start.get(name), active_rank[name]) if now_active
+            else movement(start_rank.get(name), p.rank),
             spread=interval.width * p.extra[interval.term] if interval else None,
             centre=None if interval is None or interval.centre is None else p.extra[interval.centre],
+            interval=None if intervals is None else intervals[name],
+            sure_rank=None if sure_ranks is None else sure_ranks[name],
         ))
-    rows, interval_kind = _honest(lv, rows, has_interval, bootstrap_of)
     active = tuple(r for r in rows if r.active)
     inactive = tuple(r for r in rows if not r.active)
 
@@ -239,32 +254,40 @@ def build_board(lv: LeagueView, settings: BoardSettings,
     )
 
 
-def _honest(lv: LeagueView, rows: list[Row], has_interval: bool,
+def _honest(lv: LeagueView, is_active: dict[str, bool], interval: Interval | None,
             bootstrap_of: Callable[[RatedLeague], dict[str, tuple[float, float]]] = bootstrap,
-            ) -> tuple[list[Row], str | None]:
-    """Each row's interval and grouped rank, counted like the board's rank: the active among
-    the active, the inactive among every player (as standings.csv)."""
+            ) -> tuple[dict[str, tuple[float, float]] | None, str | None, dict[str, int] | None]:
+    """Each player's interval, where it comes from, and their grouped rank, counted like the
+    board's rank: the active among the active, the inactive among every player (as
+    standings.csv). (None, None, None) where the league has no interval."""
     intervals: dict[str, tuple[float, float]]
     kind: str | None
-    if has_interval:
-        intervals = {r.player.name: _own_interval(r) for r in rows}
+    if interval is not None:
+        intervals = {p.name: _own_interval(p, interval) for p in lv.leaderboard}
         kind = "rd"
     else:
         intervals = bootstrap_of(lv.rated)
         kind = "bootstrap" if intervals else None
     if kind is None:
-        return rows, None
+        return None, None, None
     among_all = grouped_ranks(intervals)
-    among_active = grouped_ranks({r.player.name: intervals[r.player.name] for r in rows if r.active})
-    return [replace(r, interval=intervals[r.player.name],
-                    sure_rank=(among_active if r.active else among_all)[r.player.name]) for r in rows], kind
+    among_active = grouped_ranks({p.name: intervals[p.name] for p in lv.leaderboard if is_active[p.name]})
+    return intervals, kind, {p.name: (among_active if is_active[p.name] else among_all)[p.name]
+                             for p in lv.leaderboard}
 
 
-def _own_interval(r: Row) -> tuple[float, float]:
-    """The system's own interval of a row, (low, high)."""
-    low, high = r.low, r.high
-    assert low is not None and high is not None     # a league with an interval gives every row a spread
-    return low, high
+def _own_interval(p: PlayerView, interval: Interval) -> tuple[float, float]:
+    """The system's own interval of a player, (low, high), as their row's ``low`` and ``high``."""
+    spread = interval.width * p.extra[interval.term]
+    centre = p.rating if interval.centre is None else p.extra[interval.centre]
+    return centre - spread, centre + spread
+
+
+def window_start(events: Sequence[RatingEvent], start: datetime) -> int:
+    """The first event played at ``start`` or later (len(events) for none). Events are in
+    history order, which is time order, so it is a bisection, not a walk over every event."""
+    times = events.played if isinstance(events, EventTable) else event_times(events)
+    return bisect_left(times, start)
 
 
 def _ranks(ratings: dict[str, float]) -> dict[str, int]:
