@@ -10,7 +10,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, count
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast, overload
 
@@ -20,7 +20,7 @@ from slugify import slugify
 
 from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
-from sitegen.model.groups import MatchGroup, plan
+from sitegen.model.groups import MatchGroup, anchor, plan
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
@@ -184,6 +184,97 @@ class MatchView:
         return iso(self.match.played)[:16].replace("T", " ")
 
 
+class ViewMaker:
+    """What makes the view of a league's k-th match when a page reads it (``MatchViews``): its
+    lines' source (model/lines.py), event key, page and the rare fields, as ``_league_view``
+    made every view before any page was made. A view held for each of a million matches took
+    most of the 2.3 s a rebuild spent on the league's views, for the few pages it makes again."""
+
+    __slots__ = ("matches", "held", "keys", "headline", "page_of", "urls", "plain")
+
+    def __init__(self, matches: Sequence[Match], held: Any, keys: Sequence[str],
+                 headline: Callable[[Match], str] | None, page_of: np.ndarray, urls: list[str],
+                 plain: bool) -> None:
+        self.matches, self.held, self.keys, self.headline = matches, held, keys, headline
+        self.page_of, self.urls, self.plain = page_of, urls, plain
+
+    def __getitem__(self, k: int) -> MatchView:
+        m = self.matches[k]
+        extra = m.extra
+        rare = None
+        if extra:       # the match-level keys to show, of the matches that have any
+            rare = Rare(facts=tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
+                                     if extra.get(key) is not None]))
+        if not self.plain:
+            if rare is None:
+                rare = Rare()
+            rare.escaped = anchor(m.id)
+        return MatchView(m, self.held, self.keys[k], self.headline, k, self.urls[self.page_of[k]], rare)
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+
+class MatchViews(Sequence[MatchView]):
+    """A league's match views at ``positions`` of its history (every match, a page's, a results
+    page's), read as a list of them reads, each made when read from ``views`` (a ``ViewMaker``,
+    or the list of views made already). Nothing of them is held: the count, slices and the
+    matches themselves (``plain``) need no view."""
+
+    __slots__ = ("views", "positions")
+
+    def __init__(self, views: ViewMaker | Sequence[MatchView], positions: range | Sequence[int]) -> None:
+        self.views = views
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @overload
+    def __getitem__(self, i: int) -> MatchView: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> MatchViews: ...
+
+    def __getitem__(self, i: int | slice) -> MatchView | MatchViews:
+        if isinstance(i, slice):
+            return MatchViews(self.views, self.positions[i])
+        return self.views[self.positions[i]]
+
+    def __iter__(self) -> Iterator[MatchView]:
+        return map(self.views.__getitem__, self.positions)
+
+    def __reversed__(self) -> Iterator[MatchView]:
+        return map(self.views.__getitem__, reversed(self.positions))
+
+    @property
+    def plain(self) -> list[Match]:
+        """The matches themselves, without their views."""
+        views, at = self.views, self.positions
+        if isinstance(views, ViewMaker):
+            matches = views.matches
+            if isinstance(at, range) and at.step == 1:
+                return list(matches[at.start:at.stop])
+            return [matches[k] for k in at]
+        return [views[k].match for k in at]
+
+    @property
+    def headline(self) -> Callable[[Match], str] | None:
+        """The system's headline, the views' title (``MatchView.title``)."""
+        views = self.views
+        if isinstance(views, ViewMaker):
+            return views.headline
+        return views[self.positions[0]].headline if len(self.positions) else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None     # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MatchViews({list(self)!r})"
+
+
 @dataclass(slots=True)
 class PlayerGame:
     """A row of a player's match list: the match, the player's line in it and the change."""
@@ -242,7 +333,7 @@ class Games(Sequence[PlayerGame]):
 
     __slots__ = ("views", "at", "place")
 
-    def __init__(self, views: list[MatchView]) -> None:
+    def __init__(self, views: Sequence[MatchView] | ViewMaker) -> None:
         self.views = views
         self.at = array("i")
         self.place = array("i")
@@ -327,7 +418,7 @@ class LeagueView:
     rated: RatedLeague
     players: dict[str, PlayerView]
     leaderboard: list[PlayerView]
-    matches: list[MatchView]            # history order
+    matches: Sequence[MatchView]        # history order (a MatchViews: each made when read)
     integer: bool
     has_outcomes: bool
     terms: tuple[str, ...]
@@ -348,7 +439,7 @@ class LeagueView:
 
     @property
     def recent(self) -> list[MatchView]:
-        return self.matches[::-1][:RECENT]
+        return list(self.matches[::-1][:RECENT])
 
 
 # Transliteration lengthens some names a lot (64 CJK characters give 319 ASCII
@@ -386,7 +477,10 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
+    """The league's view models. ``kept``: the build may keep the league's pages from the build
+    before (output/memo.py), so held lines (scale.lines_held) are made for the pages that ask,
+    not all at once for every page."""
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
     # (a 100k-match league: 2.5 of the 5 seconds this took).
@@ -394,12 +488,12 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # collection that would follow the pause does not walk every new line and game once more
     # (0.3 s of 100,000 duels' views).
     with collector.kept():
-        return _league_view(rated, roster)
+        return _league_view(rated, roster, kept)
 
 
-def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
     from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
-    from sitegen.model.lines import LineMaker, TableLines, event_lines
+    from sitegen.model.lines import HeldLines, LineMaker, TableLines, event_lines
     config = rated.league.config
     system = config.system
     base = f"leagues/{config.slug}/"
@@ -431,34 +525,36 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     pages = plan(list(map(attrgetter("file"), matches)),
                  source.table.keys if source is not None else map(attrgetter("id"), matches),
                  sizes, base, scale.MATCHES_PER_PART if make.big else None)
-    urls = pages.urls(len(matches))
     headline = system.headline
-    views: list[MatchView]
+    views: ViewMaker | list[MatchView]
     if source is not None:
-        # Every event one match, its key the match's id: a long history's lines are not held, each
-        # is read from the columns when a page asks (scale.lines_held); the others' are made once
-        # and held. The views are made by map, a call each, not a loop's body each.
-        n, keys = len(matches), source.table.keys
+        # Every event one match, its key the match's id: each view is made when a page reads it
+        # (ViewMaker), its lines read from the columns when asked (scale.lines_held), or held:
+        # every match's made at once where every page is made, else each match's when asked.
+        held: TableLines | HeldLines = source
         if scale.lines_held(rated):
             # Outcomes the columns gave are the lines' (columns.column_lines): read, not asked again.
-            views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
-                             repeat(headline), repeat(-1), urls))
-        else:
-            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n), urls))
+            held = HeldLines(source, outcomes if from_columns else None)
+            if not kept:
+                held.hold()
+        views = ViewMaker(matches, held, source.table.keys, headline, pages.page_of(len(matches)),
+                          [url for _, _, url, _, _ in pages.pages], pages.plain)
         periods = False
+        groups = [MatchGroup(file, name, url, part, MatchViews(views, at), urls, g)
+                  for g, ((file, name, url, part, urls), at) in enumerate(zip(pages.pages, pages.positions()))]
     else:
         made, periods = event_lines(rated, make)
         views = [MatchView(m, lines, event_key, headline, page=url, rare=Rare(event_matches))
-                 for (m, lines, event_key, event_matches), url in zip(made, urls)]
-    del urls
-    groups = pages.groups(views, paged=True)
-    # The match-level keys to show, of the matches that have any (most have none).
-    weighted = False
-    for k in list(compress(count(), map(attrgetter("extra"), matches))):
-        extra = matches[k].extra
-        views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
-                                if extra.get(key) is not None])
-        weighted = weighted or "weight" in extra
+                 for (m, lines, event_key, event_matches), url in zip(made, pages.urls(len(matches)))]
+        groups = pages.groups(views, paged=True)
+        for g, at in zip(groups, pages.positions()):
+            g.matches = MatchViews(views, at)
+        # The match-level keys to show, of the matches that have any (most have none).
+        for k in list(compress(count(), map(attrgetter("extra"), matches))):
+            extra = matches[k].extra
+            views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
+                                    if extra.get(key) is not None])
+    weighted = any("weight" in matches[k].extra for k in compress(count(), map(attrgetter("extra"), matches)))
 
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
     # so each distinct one is looked at once. A system whose matches list no teams and whose
@@ -491,7 +587,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
-    return LeagueView(config, base, rated, players, leaderboard, views,
+    return LeagueView(config, base, rated, players, leaderboard, MatchViews(views, range(len(matches))),
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
                       system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
