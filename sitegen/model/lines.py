@@ -300,7 +300,10 @@ class HeldLines:
         return lines
 
     def line(self, k: int, i: int) -> MatchLine:
-        return self.match_lines(k)[i]
+        """Line i of match k: the held one, or where the match's are not made, that line alone
+        (``TableLines.line``; the careers' links read the first game's of every player)."""
+        lines = self.every[k] if self.every is not None else self.made.get(k)
+        return lines[i] if lines is not None else self.source.line(k, i)
 
     def after(self, k: int, i: int) -> float:
         """Line i's rating after, read from the columns as the line holds it."""
