@@ -20,7 +20,7 @@ from slugify import slugify
 
 from sitegen.rating import collector
 from sitegen.load.config import LeagueConfig, Roster, Tier
-from sitegen.model.groups import MatchGroup, anchor, plan
+from sitegen.model.groups import MatchGroup, plan
 from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
@@ -29,6 +29,7 @@ from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
     from sitegen.model.lines import TableLines
+    from sitegen.model.matchviews import ViewMaker
 
 RECENT = 12
 
@@ -182,97 +183,6 @@ class MatchView:
     def played_minute(self) -> str:
         """When it was played, to the minute: "2024-05-01 17:30" (UTC)."""
         return iso(self.match.played)[:16].replace("T", " ")
-
-
-class ViewMaker:
-    """What makes the view of a league's k-th match when a page reads it (``MatchViews``): its
-    lines' source (model/lines.py), event key, page and the rare fields, as ``_league_view``
-    made every view before any page was made. A view held for each of a million matches took
-    most of the 2.3 s a rebuild spent on the league's views, for the few pages it makes again."""
-
-    __slots__ = ("matches", "held", "keys", "headline", "page_of", "urls", "plain")
-
-    def __init__(self, matches: Sequence[Match], held: Any, keys: Sequence[str],
-                 headline: Callable[[Match], str] | None, page_of: np.ndarray, urls: list[str],
-                 plain: bool) -> None:
-        self.matches, self.held, self.keys, self.headline = matches, held, keys, headline
-        self.page_of, self.urls, self.plain = page_of, urls, plain
-
-    def __getitem__(self, k: int) -> MatchView:
-        m = self.matches[k]
-        extra = m.extra
-        rare = None
-        if extra:       # the match-level keys to show, of the matches that have any
-            rare = Rare(facts=tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
-                                     if extra.get(key) is not None]))
-        if not self.plain:
-            if rare is None:
-                rare = Rare()
-            rare.escaped = anchor(m.id)
-        return MatchView(m, self.held, self.keys[k], self.headline, k, self.urls[self.page_of[k]], rare)
-
-    def __len__(self) -> int:
-        return len(self.matches)
-
-
-class MatchViews(Sequence[MatchView]):
-    """A league's match views at ``positions`` of its history (every match, a page's, a results
-    page's), read as a list of them reads, each made when read from ``views`` (a ``ViewMaker``,
-    or the list of views made already). Nothing of them is held: the count, slices and the
-    matches themselves (``plain``) need no view."""
-
-    __slots__ = ("views", "positions")
-
-    def __init__(self, views: ViewMaker | Sequence[MatchView], positions: range | Sequence[int]) -> None:
-        self.views = views
-        self.positions = positions
-
-    def __len__(self) -> int:
-        return len(self.positions)
-
-    @overload
-    def __getitem__(self, i: int) -> MatchView: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> MatchViews: ...
-
-    def __getitem__(self, i: int | slice) -> MatchView | MatchViews:
-        if isinstance(i, slice):
-            return MatchViews(self.views, self.positions[i])
-        return self.views[self.positions[i]]
-
-    def __iter__(self) -> Iterator[MatchView]:
-        return map(self.views.__getitem__, self.positions)
-
-    def __reversed__(self) -> Iterator[MatchView]:
-        return map(self.views.__getitem__, reversed(self.positions))
-
-    @property
-    def plain(self) -> list[Match]:
-        """The matches themselves, without their views."""
-        views, at = self.views, self.positions
-        if isinstance(views, ViewMaker):
-            matches = views.matches
-            if isinstance(at, range) and at.step == 1:
-                return list(matches[at.start:at.stop])
-            return [matches[k] for k in at]
-        return [views[k].match for k in at]
-
-    @property
-    def headline(self) -> Callable[[Match], str] | None:
-        """The system's headline, the views' title (``MatchView.title``)."""
-        views = self.views
-        if isinstance(views, ViewMaker):
-            return views.headline
-        return views[self.positions[0]].headline if len(self.positions) else None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    __hash__ = None     # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"MatchViews({list(self)!r})"
 
 
 @dataclass(slots=True)
@@ -494,6 +404,7 @@ def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leagu
 def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
     from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
     from sitegen.model.lines import HeldLines, LineMaker, TableLines, event_lines
+    from sitegen.model.matchviews import MatchViews, ViewMaker
     config = rated.league.config
     system = config.system
     base = f"leagues/{config.slug}/"

@@ -27,7 +27,8 @@ from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
-from sitegen.model.views import Games, LeagueView, MatchViews, PlayerView, league_view
+from sitegen.model.matchviews import MatchViews
+from sitegen.model.views import Games, LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
 from sitegen.output import parallel

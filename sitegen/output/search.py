@@ -41,7 +41,8 @@ from typing import IO
 
 from sitegen.model.groups import MatchGroup
 from sitegen.model.scale import is_big
-from sitegen.model.views import LeagueView, MatchViews
+from sitegen.model.matchviews import MatchViews
+from sitegen.model.views import LeagueView
 from sitegen.output.render import fmt_date, fmt_rating
 from sitegen.output.write import Output
 
