@@ -41,7 +41,7 @@ def assert_table_is_the_games(lv: LeagueView) -> None:
         for r, g in zip(rows, games):
             line = g.line
             assert (int(table.index[r]), bool(table.rated[r])) == (g.index, g.rated)
-            assert lv.matches[int(table.match[r])] is g.match
+            assert lv.matches[int(table.match[r])] == g.match     # made when read: equal, not one object
             assert same_float(line.before, float(table.before[r])) and same_float(line.after, float(table.after[r]))
             if other is not None:
                 assert careers._names[int(table.player[other[r]])] == g.opponents[0].text

@@ -153,7 +153,7 @@ class LeagueGames:
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
         del nxt
-        played = pd.DatetimeIndex([m.match.played for m in league.matches])
+        played = pd.DatetimeIndex([m.played for m in league.rated.league.matches])     # no view made
         # Each row's time in microseconds (a datetime's own resolution): the chart's ranges.
         self.played = played.as_unit("us").asi8[self.match]
         self.year = played.year.to_numpy().astype(np.int32)[self.match]

@@ -47,7 +47,7 @@ class MatchGroup:
     name: str                       # the file within its league, without ".toml": "2026/04-april"
     url: str                        # "leagues/x/matches/2026/04-april/" or ".../2/"
     part: int                       # 1-based
-    matches: list[MatchView] = field(default_factory=list)
+    matches: Sequence[MatchView] = field(default_factory=list)   # a views.MatchViews in a league
     parts: list[str] = field(default_factory=list)   # the urls of every part of the file
     number: int = 0                 # 0-based position among the league's pages
 
@@ -77,6 +77,27 @@ class Pages:
         page = np.empty(count, dtype=np.int64)
         page[order] = np.repeat(np.arange(len(self.pages), dtype=np.int64), np.diff(self.bounds))
         return map(urls.__getitem__, page.tolist())
+
+    @property
+    def contiguous(self) -> bool:
+        """Whether the pages' matches follow each other in history order, as a file's usually do."""
+        order = self.order
+        return bool(len(order)) and bool((np.diff(order) == 1).all())
+
+    def positions(self) -> Iterator[range | list[int]]:
+        """Each page's matches' positions in history order, page by page."""
+        bounds = self.bounds
+        if self.contiguous:
+            shift = int(self.order[0])
+            return (range(shift + lo, shift + hi) for lo, hi in zip(bounds, bounds[1:]))
+        at = self.order.tolist()
+        return (at[lo:hi] for lo, hi in zip(bounds, bounds[1:]))
+
+    def page_of(self, count: int) -> np.ndarray:
+        """Each match's page (its number among ``pages``), the matches in history order."""
+        page = np.empty(count, dtype=np.int32)
+        page[self.order] = np.repeat(np.arange(len(self.pages), dtype=np.int32), np.diff(self.bounds))
+        return page
 
     def groups(self, views: list[MatchView], paged: bool = False) -> list[MatchGroup]:
         """The pages of ``views`` (the matches planned, in history order), each view's page set

@@ -10,7 +10,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, compress, count, repeat
+from itertools import chain, compress, count
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast, overload
 
@@ -29,6 +29,7 @@ from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
     from sitegen.model.lines import TableLines
+    from sitegen.model.matchviews import ViewMaker
 
 RECENT = 12
 
@@ -242,7 +243,7 @@ class Games(Sequence[PlayerGame]):
 
     __slots__ = ("views", "at", "place")
 
-    def __init__(self, views: list[MatchView]) -> None:
+    def __init__(self, views: Sequence[MatchView] | ViewMaker) -> None:
         self.views = views
         self.at = array("i")
         self.place = array("i")
@@ -327,7 +328,7 @@ class LeagueView:
     rated: RatedLeague
     players: dict[str, PlayerView]
     leaderboard: list[PlayerView]
-    matches: list[MatchView]            # history order
+    matches: Sequence[MatchView]        # history order (a MatchViews: each made when read)
     integer: bool
     has_outcomes: bool
     terms: tuple[str, ...]
@@ -348,7 +349,7 @@ class LeagueView:
 
     @property
     def recent(self) -> list[MatchView]:
-        return self.matches[::-1][:RECENT]
+        return list(self.matches[::-1][:RECENT])
 
 
 # Transliteration lengthens some names a lot (64 CJK characters give 319 ASCII
@@ -386,7 +387,10 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
+    """The league's view models. ``kept``: the build may keep the league's pages from the build
+    before (output/memo.py), so held lines (scale.lines_held) are made for the pages that ask,
+    not all at once for every page."""
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
     # (a 100k-match league: 2.5 of the 5 seconds this took).
@@ -394,12 +398,13 @@ def league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     # collection that would follow the pause does not walk every new line and game once more
     # (0.3 s of 100,000 duels' views).
     with collector.kept():
-        return _league_view(rated, roster)
+        return _league_view(rated, roster, kept)
 
 
-def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
+def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
     from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
-    from sitegen.model.lines import LineMaker, TableLines, event_lines
+    from sitegen.model.lines import HeldLines, LineMaker, TableLines, event_lines
+    from sitegen.model.matchviews import MatchViews, ViewMaker
     config = rated.league.config
     system = config.system
     base = f"leagues/{config.slug}/"
@@ -431,34 +436,36 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
     pages = plan(list(map(attrgetter("file"), matches)),
                  source.table.keys if source is not None else map(attrgetter("id"), matches),
                  sizes, base, scale.MATCHES_PER_PART if make.big else None)
-    urls = pages.urls(len(matches))
     headline = system.headline
-    views: list[MatchView]
+    views: ViewMaker | list[MatchView]
     if source is not None:
-        # Every event one match, its key the match's id: a long history's lines are not held, each
-        # is read from the columns when a page asks (scale.lines_held); the others' are made once
-        # and held. The views are made by map, a call each, not a loop's body each.
-        n, keys = len(matches), source.table.keys
+        # Every event one match, its key the match's id: each view is made when a page reads it
+        # (ViewMaker), its lines read from the columns when asked (scale.lines_held), or held:
+        # every match's made at once where every page is made, else each match's when asked.
+        held: TableLines | HeldLines = source
         if scale.lines_held(rated):
             # Outcomes the columns gave are the lines' (columns.column_lines): read, not asked again.
-            views = list(map(MatchView, matches, source.held_lines(outcomes if from_columns else None), keys,
-                             repeat(headline), repeat(-1), urls))
-        else:
-            views = list(map(MatchView, matches, repeat(source), keys, repeat(headline), range(n), urls))
+            held = HeldLines(source, outcomes if from_columns else None)
+            if not kept:
+                held.hold()
+        views = ViewMaker(matches, held, source.table.keys, headline, pages.page_of(len(matches)),
+                          [url for _, _, url, _, _ in pages.pages], pages.plain)
         periods = False
+        groups = [MatchGroup(file, name, url, part, MatchViews(views, at), urls, g)
+                  for g, ((file, name, url, part, urls), at) in enumerate(zip(pages.pages, pages.positions()))]
     else:
         made, periods = event_lines(rated, make)
         views = [MatchView(m, lines, event_key, headline, page=url, rare=Rare(event_matches))
-                 for (m, lines, event_key, event_matches), url in zip(made, urls)]
-    del urls
-    groups = pages.groups(views, paged=True)
-    # The match-level keys to show, of the matches that have any (most have none).
-    weighted = False
-    for k in list(compress(count(), map(attrgetter("extra"), matches))):
-        extra = matches[k].extra
-        views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
-                                if extra.get(key) is not None])
-        weighted = weighted or "weight" in extra
+                 for (m, lines, event_key, event_matches), url in zip(made, pages.urls(len(matches)))]
+        groups = pages.groups(views, paged=True)
+        for g, at in zip(groups, pages.positions()):
+            g.matches = MatchViews(views, at)
+        # The match-level keys to show, of the matches that have any (most have none).
+        for k in list(compress(count(), map(attrgetter("extra"), matches))):
+            extra = matches[k].extra
+            views[k].facts = tuple([(label, str(extra[key])) for key, label in MATCH_FACTS.items()
+                                    if extra.get(key) is not None])
+    weighted = any("weight" in matches[k].extra for k in compress(count(), map(attrgetter("extra"), matches)))
 
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
     # so each distinct one is looked at once. A system whose matches list no teams and whose
@@ -491,7 +498,7 @@ def _league_view(rated: RatedLeague, roster: Roster) -> LeagueView:
 
     leaderboard = [players[r.standing.player] for r in rated.standings]
     tier_counts = [(t, sum(1 for p in leaderboard if p.tier is t)) for t in config.tiers]
-    return LeagueView(config, base, rated, players, leaderboard, views,
+    return LeagueView(config, base, rated, players, leaderboard, MatchViews(views, range(len(matches))),
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
                       system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))

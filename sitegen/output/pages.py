@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import jinja2
 from markupsafe import Markup
@@ -27,6 +27,7 @@ from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
+from sitegen.model.matchviews import MatchViews
 from sitegen.model.views import Games, LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
@@ -111,10 +112,9 @@ def site_base_url(configured: str, given: str | None) -> str:
 
 
 def last_positions(lv: LeagueView) -> list[int]:
-    """The history position of each match-file page's last match, page by page."""
-    wanted = {id(g.matches[-1]) for g in lv.groups}
-    at = {id(m): k for k, m in enumerate(lv.matches) if id(m) in wanted}
-    return [at[id(g.matches[-1])] for g in lv.groups]
+    """The history position of each match-file page's last match, page by page: the pages'
+    plan's (views.MatchViews), no view made."""
+    return [cast(MatchViews, g.matches).positions[-1] for g in lv.groups]
 
 
 def search_keys(root: Any, leagues: list[LeagueView], memo: PageMemo,
@@ -196,7 +196,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates)
-    leagues = [league_view(r, site.roster) for r in rated]
+    # A league whose pages may be kept makes its held lines for the pages made (views.league_view).
+    leagues = [league_view(r, site.roster, memo is not None and memo.league_prefixes(site.root, r) is not None)
+               for r in rated]
     collector.hold(leagues)
     freeze()
     # Which leagues are big, told once here (a count over every match) for the pages and the
@@ -357,9 +359,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{report.url}index.html", "accuracy.html", league=lv, spec=specs.get(lv.config.system_name),
                  report=report, chart=calibration_chart(report.calibration),
                  chart_preview=Markup(preview.calibration(report.calibration)))
-        newest = lv.matches[::-1]
         # A big league's results list its match-file pages, newest first, not every match again.
-        listed = lv.groups[::-1] if compact else newest
+        listed = lv.groups[::-1] if compact else lv.matches[::-1]
         pages = [listed[i:i + RESULTS_PER_PAGE] for i in range(0, len(listed), RESULTS_PER_PAGE)] or [[]]
         # matches/ holds one page per match file (model/groups.py); its own address leads to the list.
         page(f"{lv.url}matches/index.html", "redirect.html", target=results_url(lv, 1))
@@ -371,14 +372,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         prefixes = memo.league_prefixes(site.root, lv.rated) if memo is not None else None
         careers = LeagueCareers(lv)
         known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
-        # Positions of the matches whose prefix a key takes: each page's last match, and in a
-        # league rated by periods (whose games are held as a list) every match; not a dict of
-        # every match of a big league (a hundred megabytes at a million).
+        # Positions of the matches whose prefix a key takes: each page's last match (``lasts``),
+        # and in a league rated by periods (whose games are held as a list of views) every match.
         at: dict[int, int] = {}
-        if prefixes is not None:
-            every = any(not isinstance(pv.games, Games) for pv in lv.leaderboard)
-            at = ({id(m): k for k, m in enumerate(lv.matches)} if every
-                  else {id(g.matches[-1]): k for g, k in zip(groups, lasts[lv.config.slug])})
+        if prefixes is not None and any(not isinstance(pv.games, Games) for pv in lv.leaderboard):
+            at = {id(m): k for k, m in enumerate(lv.matches)}
+        ends = lasts.get(lv.config.slug, [])
 
         def shown(group: Any) -> tuple[Any, ...] | None:
             return None if group is None else (group.url, group.name, group.part, len(group.parts))
@@ -390,7 +389,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             # A page of matches shows them (the prefix at its last one), its neighbours and its file.
             key = None if prefixes is None else page_key(
                 known, group.url, group.file, group.part, tuple(group.parts), len(group.matches),
-                int(prefixes[at[id(group.matches[-1])]]), shown(prev_group), shown(next_group),
+                int(prefixes[ends[i]]), shown(prev_group), shown(next_group),
                 repr(source))
             page(f"{group.url}index.html", "match_group.html", key=key, league=lv, group=group,
                  decimals=decimals, compact=compact,

@@ -41,6 +41,7 @@ from typing import IO
 
 from sitegen.model.groups import MatchGroup
 from sitegen.model.scale import is_big
+from sitegen.model.matchviews import MatchViews
 from sitegen.model.views import LeagueView
 from sitegen.output.render import fmt_date, fmt_rating
 from sitegen.output.write import Output
@@ -186,19 +187,23 @@ def group_records(lv: LeagueView) -> Iterable[Record]:
 def group_record(g: MatchGroup, dates: dict[object, str]) -> Record:
     """A match-file page's record (``group_records``); ``dates`` holds the date texts made so far."""
     texts: list[str] = [g.name]
-    for m in g.matches:
-        day = m.match.played.date()
+    # The matches themselves, their titles as their views say them (MatchView.title): no view made.
+    shown = g.matches
+    matches = shown.plain if isinstance(shown, MatchViews) else [m.match for m in shown]
+    headline = shown.headline if isinstance(shown, MatchViews) else (shown[0].headline if shown else None)
+    for m in matches:
+        day = m.played.date()
         date = dates.get(day)
         if date is None:
-            date = dates[day] = fmt_date(m.match.played)
-        texts += (m.id, date, m.title, *m.match.players)     # its lines' players
-    n = len(g.matches)
-    first, last = fmt_date(g.matches[0].match.played), fmt_date(g.matches[-1].match.played)
+            date = dates[day] = fmt_date(m.played)
+        texts += (m.id, date, headline(m) if headline is not None else "", *m.players)     # its lines' players
+    n = len(matches)
+    first, last = fmt_date(matches[0].played), fmt_date(matches[-1].played)
     part = f", part {g.part} of {len(g.parts)}" if len(g.parts) > 1 else ""
     return Record(g.url, f"Matches of {g.name}{part}",
                   f"{first}" + (f" to {last}" if last != first else "")
-                  + f" · {n} match{'es' if n != 1 else ''}: {g.matches[0].id}"
-                  + (f" to {g.matches[-1].id}" if n > 1 else ""),
+                  + f" · {n} match{'es' if n != 1 else ''}: {matches[0].id}"
+                  + (f" to {matches[-1].id}" if n > 1 else ""),
                   tuple(texts))
 
 
