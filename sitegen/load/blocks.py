@@ -17,13 +17,13 @@ rebuild computes them only for the files that changed.
 from __future__ import annotations
 
 import hashlib
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sitegen.load.cache import Cache, league_head
+from sitegen.rating.matchcolumns import column
 
 if TYPE_CHECKING:
     from sitegen.load.validate import League
@@ -57,11 +57,14 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     file cannot be read again (the pages are then all made afresh)."""
     head = league_head(root, league.config.slug, league.config.file).digest()
     matches = league.matches
-    # Each match's file (by number, in order of first use) and position there, in C loops.
-    files = list(map(attrgetter("file"), matches))
+    # Each match's file (by number, in order of first use) and position there, from the columns
+    # (rating/matchcolumns.py): no match made.
+    files = column(matches, "file")
     number = {f: k for k, f in enumerate(dict.fromkeys(files))}
     of_file = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(matches))
-    position = np.fromiter(map(attrgetter("position"), matches), dtype=np.int64, count=len(matches))
+    positions = column(matches, "position")
+    position = np.array(positions, dtype=np.int64)
+    lines_of: list[int | None] | None = None
     order = np.argsort(of_file, kind="stable")
     bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))
     out = np.empty(len(matches), dtype=np.uint64)
@@ -75,7 +78,8 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
         ids = cache.get("blocks", key) if cache is not None else None
         places = position[at] - 1
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.uint64 and len(ids) == len(at)):
-            lines = sorted((matches[i].position, matches[i].line) for i in at.tolist())
+            lines_of = column(matches, "line") if lines_of is None else lines_of
+            lines = sorted((positions[i], lines_of[i]) for i in at.tolist())
             if [p for p, _ in lines] != list(range(1, len(lines) + 1)):
                 return None         # not every position of the file: never so in a checked league
             ids = file_identities(raw, head, rel, lines)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from datetime import date, datetime, time, timezone
@@ -20,6 +20,7 @@ from sitegen.load.cache import league_head
 from sitegen.load.config import LeagueConfig, Roster, initial_field
 from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, date_fix, reads_as_toml
 from sitegen.load import forked, halves
+from sitegen.load.gathered import Gathered, Kept
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
 from sitegen.load.duplicates import CLEAN, near, report_duplicates as _report_duplicates
@@ -40,7 +41,9 @@ class League:
     """A league ready to rate: its config and its matches in history order."""
 
     config: LeagueConfig
-    matches: tuple[Match, ...]
+    # A tuple, or on a rebuild the kept files' columns (rating/matchcolumns.py), which make a
+    # match only where one is read.
+    matches: Sequence[Match]
 
 
 def to_utc(value: Any) -> datetime | None:
@@ -95,30 +98,33 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     shared = Shared()
     head = _checked_head(source)
     done = _from_cache(source.match_files, head, config, roster, allowed, shared)
-    halves = done[:2] if done is not None else _in_halves(source.match_files, config, roster, allowed, shared,
-                                                           head)
+    halves = None if done is not None else _in_halves(source.match_files, config, roster, allowed, shared, head)
     before = len(problems)
-    if halves is not None:
-        keyed, played_names = halves
+    matches: Sequence[Match]
+    if done is not None:
+        matches, explicit, played_names = done.matches, done.explicit, done.played
     else:
-        for source_file in source.match_files:
-            f = source_file.read(problems)
-            if f is not None:
-                keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids, played_names,
-                                           problems, shared))
-    keyed.sort(key=lambda item: item[0])
-    matches = tuple(m for _, m, _ in keyed)
-    explicit = {m.id for _, m, given in keyed if given}
+        if halves is not None:
+            keyed, played_names = halves
+        else:
+            for source_file in source.match_files:
+                f = source_file.read(problems)
+                if f is not None:
+                    keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids,
+                                               played_names, problems, shared))
+        keyed.sort(key=lambda item: item[0])
+        matches = tuple(m for _, m, _ in keyed)
+        explicit = {m.id for _, m, given in keyed if given}
     cache = source.match_files[0].cache if source.match_files else None
-    if done is not None and done[3]:
+    if done is not None and done.known_apart:
         # Every kept file was in a league that reported no duplicate: only the changed files'
         # matches can be the same as another (load/duplicates.py).
-        _report_duplicates(near(matches, (m for _, m, _ in done[4])), explicit, system, problems)
+        _report_duplicates(near(matches, done.changed), explicit, system, problems)
     else:
         _report_duplicates(matches, explicit, system, problems)
     _report_unplayed_starts(source, config, played_names, problems)
     if cache is not None and head is not None and len(problems) == before:
-        every = done[2] if done is not None else _file_keys(source.match_files, head)
+        every = done.keys if done is not None else _file_keys(source.match_files, head)
         if every is not None and cache.get(CLEAN, head.hex()) != frozenset(every):
             cache.put(CLEAN, head.hex(), frozenset(every))
     return League(config, matches)
@@ -195,7 +201,6 @@ def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: 
                                   "to the league's players only", line=line, field=initial_field(key))
 
 
-
 # Bytes of match files above which a league's files are read and checked in two halves, the
 # second in a forked child on the second core (``_in_halves``): below (about 20,000 short
 # matches), the fork costs more than it saves.
@@ -255,12 +260,10 @@ CHANGED_AT_MOST = 0.1
 
 
 def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
-                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str], frozenset[str],
-                                                                   bool, list[Keyed]] | None:
-    """The league's matches from the files kept, and the few changed ones checked here, with the
-    names played (where the league has [initial] players), every file's checked key, whether
-    every kept file was in a league checked without a problem, and the changed files' matches;
-    None, and every file is checked, where that is not so or any file has a problem."""
+                allowed: tuple[str, ...], shared: Shared) -> Kept | None:
+    """The league's matches as columns from the files kept, and the few changed ones checked
+    here (``Kept``); None, and every file is checked, where too many changed, their ids meet,
+    or any file has a problem."""
     if head is None or not files:
         return None
     cache = files[0].cache
@@ -281,40 +284,47 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
     known_apart = isinstance(clean, frozenset) and clean.issuperset(k for k, hit in zip(keys, kept) if hit)
     # The names played are only looked at for the [initial] players (_report_unplayed_starts).
     names = bool(config.initial_keys)
-    keyed: list[Keyed] = []
-    changed: list[Keyed] = []
+    gathered = Gathered()
+    changed: list[Match] = []
     played: set[str] = set()
     ids: set[str] = set()
-    kept_ids: list[set[str]] = []
+    kept_ids: list[list[str]] = []
     for source_file, hit in zip(files, kept):
+        their_ids: Iterable[str]
         if hit is not None:
             try:
-                theirs, their_played, their_ids = halves.unpack(hit, shared.name, shared.fields, NO_EXTRA)
+                columns = halves.unpack_columns(hit, shared.name, shared.fields, NO_EXTRA)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
+            gathered.add_unpacked(columns)
+            their_played, their_ids = columns.played, columns.used
         else:
             problems = Problems()
             f = source_file.read(problems)
             seen: dict[str, Seen] = {}
-            their_played = set()
+            names_of: set[str] = set()
             theirs = [] if f is None else _checked_file(f, head, source_file, config, roster, allowed, seen,
-                                                         their_played, problems, shared)
+                                                         names_of, problems, shared)
             if f is None or problems:
                 return None
-            their_ids = set(seen)
-            changed += theirs
-        keyed += theirs
+            gathered.add_keyed(theirs)
+            their_played, their_ids = list(names_of), list(seen)
+            changed += [m for _, m, _ in theirs]
         if names:
-            played |= their_played
+            played.update(their_played)
         if known_apart and hit is not None:
             kept_ids.append(their_ids)
             continue
         if not ids.isdisjoint(their_ids):
             return None
-        ids |= their_ids
-    if any(not theirs.isdisjoint(ids) for theirs in kept_ids):
+        ids.update(their_ids)
+    if any(not ids.isdisjoint(theirs) for theirs in kept_ids):
         return None
-    return keyed, played, frozenset(keys), known_apart, changed
+    try:
+        matches, explicit = gathered.in_history_order()
+    except Exception:       # noqa: BLE001 - a damaged entry's times: checked as without the cache
+        return None
+    return Kept(matches, explicit, played, frozenset(keys), known_apart, changed)
 
 
 def _file_keys(files: tuple[MatchFile, ...], head: bytes) -> list[str] | None:
