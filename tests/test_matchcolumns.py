@@ -19,7 +19,7 @@ from sitegen.commands.build import check
 from sitegen.load import halves, validate
 from sitegen.load.cache import open_cache
 from sitegen.load.gathered import Gathered
-from sitegen.load.problems import InvalidInput
+from sitegen.load.problems import InvalidInput, Problems
 from sitegen.rating import matchcolumns
 from sitegen.rating.base import Match
 from sitegen.rating.matchcolumns import MATCH_FIELDS, MatchColumns, column, micros, played_micros
@@ -190,3 +190,34 @@ def test_a_check_from_kept_files_gives_the_cold_league(fixture, tmp_path):
         assert any(isinstance(lg.matches, MatchColumns) for lg in kept)
         assert [lg.matches for lg in kept] == [lg.matches for lg in once]
         assert [repr(lg.matches) for lg in kept] == [repr(lg.matches) for lg in once]
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_league_knows_its_files_keys_as_read_and_its_identities_follow(split, tmp_path, monkeypatch):
+    """The checked keys a league remembers (each file's as it was checked clean, in one pass or
+    in halves, or as read for a rebuild) are the keys of the files as they are, and the
+    matches' identities read under them equal those worked out from the files' bytes."""
+    from sitegen.load.blocks import match_identities
+    from sitegen.load.filekeys import checked_head, file_keys
+    from sitegen.load.site import load_site
+    from sitegen.load.validate import League
+    root = tmp_path / "small"
+    shutil.copytree(FIXTURES / "small", root)
+    monkeypatch.setattr(validate, "HALVES_FROM", 1 if split else 10**12)
+    cache = open_cache(root)
+
+    def keys_now():
+        return {s.slug: file_keys(s.match_files, checked_head(s) or b"") for s in load_site(root, Problems(),
+                                                                                            cache).leagues}
+
+    cold, before = check(root, cache=cache).leagues, keys_now()
+    path = root / "matches/duel/2024/cup/day-2.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    warm, after = check(root, cache=open_cache(root)).leagues, keys_now()
+    assert [lg.keys for lg in cold] == [before[lg.config.slug] for lg in cold]
+    assert [lg.keys for lg in warm] == [after[lg.config.slug] for lg in warm]
+    for league in warm:
+        plain = match_identities(root, League(league.config, tuple(league.matches)), None)
+        for _ in range(2):          # worked out, then read under the keys
+            assert (match_identities(root, league, cache) == plain).all()
+    assert any(lg.keys != w.keys for lg, w in zip(cold, warm))      # the changed file's key moved

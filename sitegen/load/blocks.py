@@ -10,8 +10,10 @@ one match of a file leaves the other matches' identities as they were, and so do
 appended at the end of a file: only the new match and the ones after an edit are new.
 
 Reading a file's blocks costs a hash a match (1.5 s at a million): with the build cache, a
-file's identities are kept under the digest of its bytes and the league's head, so a
-rebuild computes them only for the files that changed.
+file's identities are kept under its checked key (its text, path and the league's head,
+load/filekeys.py, as the league's check read it), so a rebuild reads and computes them only
+for the files that changed. (A byte-order mark is not in the text: a file's identities with
+and without one are the same, as its matches are.)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sitegen.load.cache import Cache, league_head
+from sitegen.load.filekeys import checked_key, text_of
 from sitegen.rating.matchcolumns import column
 
 if TYPE_CHECKING:
@@ -68,16 +71,26 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     order = np.argsort(of_file, kind="stable")
     bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))
     out = np.empty(len(matches), dtype=np.uint64)
+    # A file's identities are kept under its checked key, as its check read it (filekeys.py): a
+    # file is read again only where they are not kept.
+    keys = league.keys or {}
     for rel, k in number.items():
         at = order[bounds[k]:bounds[k + 1]]            # the file's matches, as the league holds them
-        try:
-            raw = (root / rel).read_bytes()
-        except OSError:
-            return None
-        key = hashlib.sha256(head + b"\0" + rel.encode("utf-8") + b"\0" + raw).hexdigest()
+        raw: bytes | None = None
+        key = keys.get(rel)
+        if key is None:
+            try:
+                raw = (root / rel).read_bytes()
+                key = checked_key(head, rel, text_of(raw))
+            except (OSError, UnicodeDecodeError):
+                return None
         ids = cache.get("blocks", key) if cache is not None else None
         places = position[at] - 1
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.uint64 and len(ids) == len(at)):
+            try:
+                raw = (root / rel).read_bytes() if raw is None else raw
+            except OSError:
+                return None
             lines_of = column(matches, "line") if lines_of is None else lines_of
             lines = sorted((positions[i], lines_of[i]) for i in at.tolist())
             if [p for p, _ in lines] != list(range(1, len(lines) + 1)):

@@ -30,7 +30,7 @@ class Kept(NamedTuple):
     matches: MatchColumns       # in history order
     explicit: set[str]          # the ids given explicitly
     played: set[str]            # the names played, where the league has [initial] players
-    keys: frozenset[str]        # every file's checked key
+    keys: dict[str, str]        # every file's checked key, by its path
     known_apart: bool           # every kept file was in a league checked without a problem
     changed: list[Match]        # the changed files' matches
 
