@@ -10,6 +10,7 @@ already: that is checked over the columns, and only where they are not are they 
 
 from __future__ import annotations
 
+from array import array
 from itertools import compress
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -42,7 +43,9 @@ class Gathered:
     __slots__ = ("columns", "rels", "given")
 
     def __init__(self) -> None:
-        self.columns: dict[str, list[Any]] = {name: [] for name in MATCH_FIELDS}
+        # The times and positions as machine words, as the kept files give them (halves.pack).
+        self.columns: dict[str, Any] = {name: array("q") if name in ("played", "position") else []
+                                        for name in MATCH_FIELDS}
         self.rels: list[str] = []
         self.given: list[bool] = []
 
@@ -52,7 +55,7 @@ class Gathered:
         for name, values in (("id", u.ids), ("played", u.at), ("position", u.position), ("notes", u.notes),
                              ("players", u.players), ("entries", u.entries), ("extra", u.extra),
                              ("line", u.line)):
-            c[name] += values
+            c[name].extend(values)
         if len(u.files) == 1:
             c["file"] += [u.files[0]] * n
             self.rels += [u.rels[0]] * n
@@ -66,8 +69,8 @@ class Gathered:
         c = self.columns
         matches = [m for _, m, _ in keyed]
         for name in AS_THEY_ARE:
-            c[name] += map(attrgetter(name), matches)
-        c["played"] += map(micros, map(attrgetter("played"), matches))
+            c[name].extend(map(attrgetter(name), matches))
+        c["played"].extend(map(micros, map(attrgetter("played"), matches)))
         self.rels += [rel for (_, rel, _), _, _ in keyed]
         self.given += [explicit for _, _, explicit in keyed]
 
@@ -85,18 +88,18 @@ class Gathered:
         return matches, set(compress(c["id"], given))
 
 
-def _order(at: list[int], rels: list[str], positions: list[int]) -> list[int] | None:
+def _order(at: array[int], rels: list[str], positions: array[int]) -> list[int] | None:
     """The history order of matches by their (time, path, position) keys, all distinct: None
     where they are in it already."""
     n = len(at)
     if n < 2:
         return None
-    when = np.array(at, dtype=np.int64)
+    when = np.frombuffer(at, dtype=np.int64)
     names = sorted(set(rels))
     rank = {r: k for k, r in enumerate(names)}
     path = (np.fromiter(map(rank.__getitem__, rels), dtype=np.int64, count=n) if len(names) > 1
             else np.zeros(n, dtype=np.int64))
-    place = np.array(positions, dtype=np.int64)
+    place = np.frombuffer(positions, dtype=np.int64)
     # Each key after the one before: a later time, or the same time and a later path, or the
     # same time and path and a later position.
     dw, dp, dq = np.diff(when), np.diff(path), np.diff(place)

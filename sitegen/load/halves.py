@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
+from array import array
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from itertools import chain
@@ -53,11 +54,19 @@ def pack(keyed: list[Keyed], played: set[str], ids: set[str]) -> bytes:
         extra.append(m.extra or None)
         line.append(m.line)
         given.append(explicit)
-    value = (list(files), rels, *columns, sorted(played), sorted(ids))
+    # The whole numbers as machine words: read back without an object for each (``unpack_columns``).
+    words = {id(c): array("q", c).tobytes() for c in (file_col, when, position)}
+    value = (list(files), rels, *(words.get(id(c), c) for c in columns), sorted(played), sorted(ids))
     try:
         return MARSHAL + marshal.dumps(value)
     except ValueError:          # a value marshal does not write (a date-time, a mapping type)
         return PICKLE + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _words(data: bytes) -> array[int]:
+    words = array("q")
+    words.frombytes(data)
+    return words
 
 
 class Unpacked(NamedTuple):
@@ -65,10 +74,10 @@ class Unpacked(NamedTuple):
 
     files: list[str]            # the files' paths, by number
     rels: list[str]             # each file's path in its league, by number
-    file_col: list[int]         # each match's file, by number
+    file_col: array[int]        # each match's file, by number
     ids: list[str]
-    at: list[int]               # each match's time: whole microseconds since 1970
-    position: list[int]
+    at: array[int]              # each match's time: whole microseconds since 1970
+    position: array[int]
     notes: list[str | None]
     players: list[tuple[str, ...]]
     entries: list[tuple[Mapping[str, Any], ...]]
@@ -88,6 +97,7 @@ def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tu
     value = marshal.loads(body) if data[:1] == MARSHAL else pickle.loads(body)
     (files, rels, file_col, ids, when, position, notes, players, entries, extra, line, given,
      played, used) = value
+    file_col, when, position = map(_words, (file_col, when, position))
     if len(set(map(len, (file_col, ids, when, position, notes, players, entries, extra, line, given)))) > 1:
         raise ValueError("the columns are not of one length")
     # The names are interned (validate.Shared.name), and marshal reads an interned string back

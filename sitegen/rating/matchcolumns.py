@@ -43,25 +43,26 @@ class MatchColumns(Sequence[Match]):
     """Matches as columns of their fields, in order; every column of one length.
 
     The columns are the fields of ``MATCH_FIELDS`` but the time, held as whole microseconds
-    since 1970 (``micros``). They are read, never written: the matches are made from them."""
+    since 1970 (``micros``); lists, or arrays of machine words for the whole numbers. They are
+    read, never written: the matches are made from them."""
 
     __slots__ = ("_columns", "_micros", "_played", "_made", "_every")
 
-    def __init__(self, ids: list[str], at: list[int], files: list[str], positions: list[int],
-                 notes: list[str | None], players: list[tuple[str, ...]], entries: list[tuple[Any, ...]],
-                 extra: list[Any], lines: list[int | None]) -> None:
+    def __init__(self, ids: Sequence[str], at: Sequence[int], files: Sequence[str], positions: Sequence[int],
+                 notes: Sequence[str | None], players: Sequence[tuple[str, ...]],
+                 entries: Sequence[tuple[Any, ...]], extra: Sequence[Any], lines: Sequence[int | None]) -> None:
         n = len(ids)
         if any(len(c) != n for c in (at, files, positions, notes, players, entries, extra, lines)):
             raise ValueError("the columns are not of one length")
-        self._columns: dict[str, list[Any]] = dict(zip(MATCH_FIELDS, (ids, at, files, positions, notes, players,
+        self._columns: dict[str, Sequence[Any]] = dict(zip(MATCH_FIELDS, (ids, at, files, positions, notes, players,
                                                                       entries, extra, lines)))
         self._micros = at
         self._played: list[datetime] | None = None
         self._made: dict[int, Match] = {}           # the matches made one at a time, by index
         self._every: tuple[Match, ...] | None = None
 
-    def micros(self) -> list[int]:
-        """Each match's time as ``micros`` gives it."""
+    def micros(self) -> Sequence[int]:
+        """Each match's time as ``micros`` gives it: the column itself, read, never written."""
         return self._micros
 
     def column(self, name: str) -> list[Any]:
@@ -157,7 +158,7 @@ def column(matches: Sequence[Match], name: str) -> list[Any]:
     return list(map(attrgetter(name), matches))
 
 
-def played_micros(matches: Sequence[Match]) -> list[int]:
+def played_micros(matches: Sequence[Match]) -> Sequence[int]:
     """Every match's time as ``micros`` gives it, in order."""
     if isinstance(matches, MatchColumns):
         return matches.micros()
