@@ -10,8 +10,10 @@ one match of a file leaves the other matches' identities as they were, and so do
 appended at the end of a file: only the new match and the ones after an edit are new.
 
 Reading a file's blocks costs a hash a match (1.5 s at a million): with the build cache, a
-file's identities are kept under the digest of its bytes and the league's head, so a
-rebuild computes them only for the files that changed.
+file's identities are kept under its checked key (its text, path and the league's head,
+load/filekeys.py, as the league's check read it), so a rebuild reads and computes them only
+for the files that changed. (A byte-order mark is not in the text: a file's identities with
+and without one are the same, as its matches are.)
 
 A history's *prefix identities* (``prefix_identities``) sum them, each mixed with its position:
 equal prefixes mean the same first matches in the same order with the same league inputs, which
@@ -21,13 +23,14 @@ is what a rating taken up (model/resume.py) and a page kept (output/memo.py) rel
 from __future__ import annotations
 
 import hashlib
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sitegen.load.cache import Cache, league_head
+from sitegen.load.filekeys import checked_key, text_of
+from sitegen.rating.matchcolumns import column
 
 if TYPE_CHECKING:
     from sitegen.load.validate import League
@@ -66,25 +69,39 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     file cannot be read again (the pages are then all made afresh)."""
     head = league_head(root, league.config.slug, league.config.file).digest()
     matches = league.matches
-    # Each match's file (by number, in order of first use) and position there, in C loops.
-    files = list(map(attrgetter("file"), matches))
+    # Each match's file (by number, in order of first use) and position there, from the columns
+    # (rating/matchcolumns.py): no match made.
+    files = column(matches, "file")
     number = {f: k for k, f in enumerate(dict.fromkeys(files))}
     of_file = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(matches))
-    position = np.fromiter(map(attrgetter("position"), matches), dtype=np.int64, count=len(matches))
+    positions = column(matches, "position")
+    position = np.array(positions, dtype=np.int64)
+    lines_of: list[int | None] | None = None
     order = np.argsort(of_file, kind="stable")
     bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))
     out = np.empty(len(matches), dtype=np.uint64)
+    # A file's identities are kept under its checked key, as its check read it (filekeys.py): a
+    # file is read again only where they are not kept.
+    keys = league.keys or {}
     for rel, k in number.items():
         at = order[bounds[k]:bounds[k + 1]]            # the file's matches, as the league holds them
-        try:
-            raw = (root / rel).read_bytes()
-        except OSError:
-            return None
-        key = hashlib.sha256(head + b"\0" + rel.encode("utf-8") + b"\0" + raw).hexdigest()
+        raw: bytes | None = None
+        key = keys.get(rel)
+        if key is None:
+            try:
+                raw = (root / rel).read_bytes()
+                key = checked_key(head, rel, text_of(raw))
+            except (OSError, UnicodeDecodeError):
+                return None
         ids = cache.get("blocks", key) if cache is not None else None
         places = position[at] - 1
         if not (isinstance(ids, np.ndarray) and ids.dtype == np.uint64 and len(ids) == len(at)):
-            lines = sorted((matches[i].position, matches[i].line) for i in at.tolist())
+            try:
+                raw = (root / rel).read_bytes() if raw is None else raw
+            except OSError:
+                return None
+            lines_of = column(matches, "line") if lines_of is None else lines_of
+            lines = sorted((positions[i], lines_of[i]) for i in at.tolist())
             if [p for p, _ in lines] != list(range(1, len(lines) + 1)):
                 return None         # not every position of the file: never so in a checked league
             ids = file_identities(raw, head, rel, lines)

@@ -15,27 +15,28 @@ and the check runs over those runs alone.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
-from operator import attrgetter
+from collections.abc import Iterable, Sequence
 
 from sitegen.load.problems import Problems
 from sitegen.rating.base import Match
+from sitegen.rating.matchcolumns import micros, played_micros
 
 CLEAN = "clean"         # the cache's kind: by league head, the checked keys of a league without a problem
-PLAYED = attrgetter("played")
 
 
-def near(matches: tuple[Match, ...], changed: Iterable[Match]) -> tuple[Match, ...]:
+def near(matches: Sequence[Match], changed: Iterable[Match]) -> tuple[Match, ...]:
     """The matches of ``matches`` (in history order) played at the time of one of ``changed``,
-    in history order."""
+    in history order; the times bisected in their column, no other match made."""
+    times = played_micros(matches)
     at: set[int] = set()
     for m in changed:
-        lo = bisect_left(matches, m.played, key=PLAYED)
-        at.update(range(lo, bisect_right(matches, m.played, lo=lo, key=PLAYED)))
+        t = micros(m.played)
+        lo = bisect_left(times, t)
+        at.update(range(lo, bisect_right(times, t, lo=lo)))
     return tuple(matches[i] for i in sorted(at))
 
 
-def report_duplicates(matches: tuple[Match, ...], explicit: set[str], system, problems: Problems) -> None:
+def report_duplicates(matches: Sequence[Match], explicit: set[str], system, problems: Problems) -> None:
     """The same match entered twice: same played, same players, same results (docs/configuration).
 
     Two matches that both carry explicit ids are taken as two real matches (a rematch at the

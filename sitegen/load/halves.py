@@ -15,24 +15,17 @@ from __future__ import annotations
 
 import marshal
 import pickle
+from array import array
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 from sitegen.rating.arrays import once_each
 from sitegen.rating.base import Match
-from sitegen.rating.fields import slot_maker
+from sitegen.rating.matchcolumns import EPOCH, MATCH_FIELDS, MICROSECOND, new_match  # noqa: F401  (re-exported)
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-MICROSECOND = timedelta(microseconds=1)
 MARSHAL, PICKLE = b"m", b"p"
-
-MATCH_FIELDS = ("id", "played", "file", "position", "notes", "players", "entries", "extra", "line")
-
-
-# Match(*values): half the cost of making a checked match (rating/fields.py).
-new_match = slot_maker(Match, MATCH_FIELDS)
 
 # A checked match as validate.py sorts them: ((played, path in the league, position), the
 # match, whether its id is explicit), the history order's sort key first.
@@ -61,22 +54,50 @@ def pack(keyed: list[Keyed], played: set[str], ids: set[str]) -> bytes:
         extra.append(m.extra or None)
         line.append(m.line)
         given.append(explicit)
-    value = (list(files), rels, *columns, sorted(played), sorted(ids))
+    # The whole numbers as machine words: read back without an object for each (``unpack_columns``).
+    words = {id(c): array("q", c).tobytes() for c in (file_col, when, position)}
+    value = (list(files), rels, *(words.get(id(c), c) for c in columns), sorted(played), sorted(ids))
     try:
         return MARSHAL + marshal.dumps(value)
     except ValueError:          # a value marshal does not write (a date-time, a mapping type)
         return PICKLE + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
-           no_extra: Mapping[str, Any]) -> tuple[list[Keyed], set[str], set[str]]:
-    """``pack``'s matches again; ``name`` and ``fields`` give the parent's one copy of each
-    player's name and of a match's entries (validate.Shared), ``no_extra`` the mapping of a
-    match without keys."""
+def _words(data: bytes) -> array[int]:
+    words = array("q")
+    words.frombytes(data)
+    return words
+
+
+class Unpacked(NamedTuple):
+    """``pack``'s value read back as columns, each value the parent's copy (``unpack``)."""
+
+    files: list[str]            # the files' paths, by number
+    rels: list[str]             # each file's path in its league, by number
+    file_col: array[int]        # each match's file, by number
+    ids: list[str]
+    at: array[int]              # each match's time: whole microseconds since 1970
+    position: array[int]
+    notes: list[str | None]
+    players: list[tuple[str, ...]]
+    entries: list[tuple[Mapping[str, Any], ...]]
+    extra: list[Mapping[str, Any]]
+    line: list[int | None]
+    given: list[bool]           # whether each match's id is explicit
+    played: list[str]           # the names played
+    used: list[str]             # every id used
+
+
+def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
+                   no_extra: Mapping[str, Any]) -> Unpacked:
+    """``pack``'s columns again, no match made; ``name`` and ``fields`` give the parent's one
+    copy of each player's name and of a match's entries (validate.Shared), ``no_extra`` the
+    mapping of a match without keys."""
     body = data[1:]
     value = marshal.loads(body) if data[:1] == MARSHAL else pickle.loads(body)
     (files, rels, file_col, ids, when, position, notes, players, entries, extra, line, given,
      played, used) = value
+    file_col, when, position = map(_words, (file_col, when, position))
     if len(set(map(len, (file_col, ids, when, position, notes, players, entries, extra, line, given)))) > 1:
         raise ValueError("the columns are not of one length")
     # The names are interned (validate.Shared.name), and marshal reads an interned string back
@@ -87,8 +108,19 @@ def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any,
     # The child's matches share their entries' tuples (and marshal keeps that): each distinct
     # one is looked up in the parent's copies once, by identity, not once for each match.
     entries = list(map(once_each(entries, fields).__getitem__, map(id, entries)))
-    at = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, when)))
-    keys = [no_extra if k is None else k for k in extra]
-    matches = list(map(new_match, ids, at, map(files.__getitem__, file_col), position, notes, players, entries,
-                       keys, line))
-    return list(zip(zip(at, map(rels.__getitem__, file_col), position), matches, given)), set(played), set(used)
+    # Most matches have no system keys: then one list of the one mapping, without a look at each.
+    keys = [no_extra] * len(extra) if extra.count(None) == len(extra) else [no_extra if k is None else k
+                                                                           for k in extra]
+    return Unpacked(files, rels, file_col, ids, when, position, notes, players, entries, keys, line, given,
+                    played, used)
+
+
+def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
+           no_extra: Mapping[str, Any]) -> tuple[list[Keyed], set[str], set[str]]:
+    """``pack``'s matches again, made from ``unpack_columns``'."""
+    u = unpack_columns(data, name, fields, no_extra)
+    at = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, u.at)))
+    matches = list(map(new_match, u.ids, at, map(u.files.__getitem__, u.file_col), u.position, u.notes, u.players,
+                       u.entries, u.extra, u.line))
+    return (list(zip(zip(at, map(u.rels.__getitem__, u.file_col), u.position), matches, u.given)), set(u.played),
+            set(u.used))

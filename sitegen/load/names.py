@@ -15,6 +15,7 @@ import tomllib
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping
+from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from sitegen.load.config import Roster
 from sitegen.load.locate import locate
 from sitegen.load.problems import Problem
 from sitegen.rating.base import Match, System
+from sitegen.rating.matchcolumns import column
 from sitegen.load.validate import default_id, field_path, match_label
 
 if TYPE_CHECKING:
@@ -157,7 +159,7 @@ def notes(site: Site, *, strict: bool = False) -> list[Problem]:
     out: list[Problem] = []
     files: dict[str, dict[str, Any] | None] = {}
     for league in site.leagues:
-        games = Counter(name for m in league.matches for name in m.players)
+        games = Counter(chain.from_iterable(column(league.matches, "players")))
         if all(n > RARE or name in site.roster.players for name, n in games.items()):
             continue          # nothing to look at: no index to build
         look = Lookalikes(games, site.roster)

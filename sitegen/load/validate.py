@@ -6,20 +6,21 @@ own part (players, teams, system keys) through ``System.parse_match``.
 
 from __future__ import annotations
 
-import hashlib
+import marshal
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 from datetime import date, datetime, time, timezone
 from typing import Any
 
 from sitegen.rating import collector, limits
-from sitegen.load.cache import league_head
 from sitegen.load.config import LeagueConfig, Roster, initial_field
 from sitegen.load.site import DATE_TOKEN, LeagueSource, MatchFile, TomlFile, date_fix, reads_as_toml
 from sitegen.load import forked, halves
+from sitegen.load.filekeys import checked_head, checked_key, file_keys
+from sitegen.load.gathered import Gathered, Kept
 from sitegen.load.halves import Keyed, new_match
 from sitegen.load.problems import Problems
 from sitegen.load.duplicates import CLEAN, near, report_duplicates as _report_duplicates
@@ -40,7 +41,11 @@ class League:
     """A league ready to rate: its config and its matches in history order."""
 
     config: LeagueConfig
-    matches: tuple[Match, ...]
+    # A tuple, or on a rebuild the kept files' columns (rating/matchcolumns.py), which make a
+    # match only where one is read.
+    matches: Sequence[Match]
+    # Each match file's checked key (load/filekeys.py) by its path, where the cache is used.
+    keys: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
 
 
 def to_utc(value: Any) -> datetime | None:
@@ -93,35 +98,40 @@ def _league_matches(source: LeagueSource, config: LeagueConfig, roster: Roster, 
     seen_ids: dict[str, Seen] = {}     # id -> where it is first used, FILE:LINE
     played_names: set[str] = set()                  # canonical names of every match's players
     shared = Shared()
-    head = _checked_head(source)
+    head = checked_head(source)
     done = _from_cache(source.match_files, head, config, roster, allowed, shared)
-    halves = done[:2] if done is not None else _in_halves(source.match_files, config, roster, allowed, shared,
-                                                           head)
+    halves = None if done is not None else _in_halves(source.match_files, config, roster, allowed, shared, head)
     before = len(problems)
-    if halves is not None:
-        keyed, played_names = halves
+    matches: Sequence[Match]
+    if done is not None:
+        matches, explicit, played_names = done.matches, done.explicit, done.played
     else:
-        for source_file in source.match_files:
-            f = source_file.read(problems)
-            if f is not None:
-                keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids, played_names,
-                                           problems, shared))
-    keyed.sort(key=lambda item: item[0])
-    matches = tuple(m for _, m, _ in keyed)
-    explicit = {m.id for _, m, given in keyed if given}
+        if halves is not None:
+            keyed, played_names = halves
+        else:
+            for source_file in source.match_files:
+                f = source_file.read(problems)
+                if f is not None:
+                    keyed.extend(_checked_file(f, head, source_file, config, roster, allowed, seen_ids,
+                                               played_names, problems, shared))
+        keyed.sort(key=lambda item: item[0])
+        matches = tuple(m for _, m, _ in keyed)
+        explicit = {m.id for _, m, given in keyed if given}
     cache = source.match_files[0].cache if source.match_files else None
-    if done is not None and done[3]:
+    if done is not None and done.known_apart:
         # Every kept file was in a league that reported no duplicate: only the changed files'
         # matches can be the same as another (load/duplicates.py).
-        _report_duplicates(near(matches, (m for _, m, _ in done[4])), explicit, system, problems)
+        _report_duplicates(near(matches, done.changed), explicit, system, problems)
     else:
         _report_duplicates(matches, explicit, system, problems)
     _report_unplayed_starts(source, config, played_names, problems)
+    # Each file's checked key: as read for the check, or made as each file was checked clean.
+    keys = done.keys if done is not None else shared.keys if len(shared.keys) == len(source.match_files) else None
     if cache is not None and head is not None and len(problems) == before:
-        every = done[2] if done is not None else _file_keys(source.match_files, head)
-        if every is not None and cache.get(CLEAN, head.hex()) != frozenset(every):
-            cache.put(CLEAN, head.hex(), frozenset(every))
-    return League(config, matches)
+        keys = keys if keys is not None else file_keys(source.match_files, head)
+        if keys is not None and cache.get(CLEAN, head.hex()) != frozenset(keys.values()):
+            cache.put(CLEAN, head.hex(), frozenset(keys.values()))
+    return League(config, matches, keys)
 
 
 # A match's empty system keys: one mapping for every match that has none (read, never written).
@@ -134,7 +144,7 @@ class Shared:
     (``{"score": 1}``: a dict each, 184 bytes, for every player of a million matches) and a
     match's tuple of them."""
 
-    __slots__ = ("names", "entries", "kept", "players", "tuples")
+    __slots__ = ("names", "entries", "kept", "players", "tuples", "keys")
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
@@ -144,6 +154,7 @@ class Shared:
         self.kept: dict[int, Mapping[str, Any]] = {}
         self.players: dict[str, str] = {}       # a name as a match gives it -> its player's one copy
         self.tuples: dict[tuple[int, ...], tuple[Mapping[str, Any], ...]] = {}   # by its entries' ids
+        self.keys: dict[str, str] = {}          # the checked key of each file checked clean, by path
 
     def name(self, name: str) -> str:
         """The one copy of a player's name: interned, so that marshal (halves.py) writes it as
@@ -195,7 +206,6 @@ def _report_unplayed_starts(source: LeagueSource, config: LeagueConfig, played: 
                                   "to the league's players only", line=line, field=initial_field(key))
 
 
-
 # Bytes of match files above which a league's files are read and checked in two halves, the
 # second in a forked child on the second core (``_in_halves``): below (about 20,000 short
 # matches), the fork costs more than it saves.
@@ -225,16 +235,6 @@ def _validated(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
 # many files changed, every file is checked as without the cache, so problems are found
 # and worded as ever.
 
-def _checked_head(source: LeagueSource) -> bytes | None:
-    if not source.match_files or source.match_files[0].cache is None or source.config is None:
-        return None
-    return league_head(source.folder.parent.parent, source.slug, source.config.rel).digest()
-
-
-def _checked_key(head: bytes, rel: str, text: str) -> str:
-    return hashlib.sha256(head + rel.encode("utf-8") + b"\0" + text.encode("utf-8")).hexdigest()
-
-
 def _checked_file(f: TomlFile, head: bytes | None, source_file: MatchFile, config: LeagueConfig, roster: Roster,
                   allowed: tuple[str, ...], seen_ids: dict[str, Seen], played_names: set[str],
                   problems: Problems, shared: Shared) -> list[Keyed]:
@@ -245,7 +245,8 @@ def _checked_file(f: TomlFile, head: bytes | None, source_file: MatchFile, confi
     played_names |= names
     if head is not None and source_file.cache is not None and len(problems) == before:
         ids = set(islice(reversed(seen_ids), len(seen_ids) - known))      # this file's: the last ones in
-        source_file.cache.put("checked", _checked_key(head, f.rel, f.text), halves.pack(keyed, names, ids))
+        key = shared.keys[f.rel] = checked_key(head, f.rel, f.text)
+        source_file.cache.put("checked", key, halves.pack(keyed, names, ids))
     return keyed
 
 
@@ -255,21 +256,19 @@ CHANGED_AT_MOST = 0.1
 
 
 def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: LeagueConfig, roster: Roster,
-                allowed: tuple[str, ...], shared: Shared) -> tuple[list[Keyed], set[str], frozenset[str],
-                                                                   bool, list[Keyed]] | None:
-    """The league's matches from the files kept, and the few changed ones checked here, with the
-    names played (where the league has [initial] players), every file's checked key, whether
-    every kept file was in a league checked without a problem, and the changed files' matches;
-    None, and every file is checked, where that is not so or any file has a problem."""
+                allowed: tuple[str, ...], shared: Shared) -> Kept | None:
+    """The league's matches as columns from the files kept, and the few changed ones checked
+    here (``Kept``); None, and every file is checked, where too many changed, their ids meet,
+    or any file has a problem."""
     if head is None or not files:
         return None
     cache = files[0].cache
     assert cache is not None
     kept: list[bytes | None] = []
-    keys = _file_keys(files, head)
+    keys = file_keys(files, head)
     if keys is None:
         return None
-    for key in keys:
+    for key in keys.values():
         hit = cache.get("checked", key)
         kept.append(hit if isinstance(hit, bytes) else None)
     misses = sum(hit is None for hit in kept)
@@ -278,55 +277,50 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
     # Where every kept file was in a league checked without a problem (load/duplicates.py),
     # their ids are known apart: only the changed files' ids are looked for among theirs.
     clean = cache.get(CLEAN, head.hex())
-    known_apart = isinstance(clean, frozenset) and clean.issuperset(k for k, hit in zip(keys, kept) if hit)
+    known_apart = isinstance(clean, frozenset) and clean.issuperset(k for k, hit in zip(keys.values(), kept) if hit)
     # The names played are only looked at for the [initial] players (_report_unplayed_starts).
     names = bool(config.initial_keys)
-    keyed: list[Keyed] = []
-    changed: list[Keyed] = []
+    gathered = Gathered()
+    changed: list[Match] = []
     played: set[str] = set()
     ids: set[str] = set()
-    kept_ids: list[set[str]] = []
+    kept_ids: list[list[str]] = []
     for source_file, hit in zip(files, kept):
+        their_ids: Iterable[str]
         if hit is not None:
             try:
-                theirs, their_played, their_ids = halves.unpack(hit, shared.name, shared.fields, NO_EXTRA)
+                columns = halves.unpack_columns(hit, shared.name, shared.fields, NO_EXTRA)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
+            gathered.add_unpacked(columns)
+            their_played, their_ids = columns.played, columns.used
         else:
             problems = Problems()
             f = source_file.read(problems)
             seen: dict[str, Seen] = {}
-            their_played = set()
+            names_of: set[str] = set()
             theirs = [] if f is None else _checked_file(f, head, source_file, config, roster, allowed, seen,
-                                                         their_played, problems, shared)
+                                                         names_of, problems, shared)
             if f is None or problems:
                 return None
-            their_ids = set(seen)
-            changed += theirs
-        keyed += theirs
+            gathered.add_keyed(theirs)
+            their_played, their_ids = list(names_of), list(seen)
+            changed += [m for _, m, _ in theirs]
         if names:
-            played |= their_played
+            played.update(their_played)
         if known_apart and hit is not None:
             kept_ids.append(their_ids)
             continue
         if not ids.isdisjoint(their_ids):
             return None
-        ids |= their_ids
-    if any(not theirs.isdisjoint(ids) for theirs in kept_ids):
+        ids.update(their_ids)
+    if any(not ids.isdisjoint(theirs) for theirs in kept_ids):
         return None
-    return keyed, played, frozenset(keys), known_apart, changed
-
-
-def _file_keys(files: tuple[MatchFile, ...], head: bytes) -> list[str] | None:
-    """Each file's checked key, in order; None where one cannot be read."""
-    keys = []
-    for source_file in files:
-        try:
-            text = source_file.path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-        except (OSError, UnicodeDecodeError):
-            return None
-        keys.append(_checked_key(head, source_file.rel, text))
-    return keys
+    try:
+        matches, explicit = gathered.in_history_order()
+    except Exception:       # noqa: BLE001 - a damaged entry's times: checked as without the cache
+        return None
+    return Kept(matches, explicit, played, keys, known_apart, changed)
 
 
 def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roster, allowed: tuple[str, ...],
@@ -347,8 +341,9 @@ def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     second = files[cut:]
 
     def job() -> bytes:
-        done = _validated(second, config, roster, allowed, Shared(), head)
-        return b"" if done is None else halves.pack(*done)
+        own = Shared()
+        done = _validated(second, config, roster, allowed, own, head)
+        return b"" if done is None else marshal.dumps((halves.pack(*done), own.keys))     # and its files' keys
 
     child = forked.start(job)
     if child is None:
@@ -362,7 +357,9 @@ def _in_halves(files: tuple[MatchFile, ...], config: LeagueConfig, roster: Roste
     if mine is None or not data:
         return None
     keyed, played, ids = mine
-    theirs, their_played, their_ids = halves.unpack(data, shared.name, shared.fields, NO_EXTRA)
+    packed, their_keys = marshal.loads(data)
+    shared.keys.update(their_keys)
+    theirs, their_played, their_ids = halves.unpack(packed, shared.name, shared.fields, NO_EXTRA)
     if not ids.isdisjoint(their_ids):
         return None
     return keyed + theirs, played | their_played

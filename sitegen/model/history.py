@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 from collections.abc import Sequence
 
 from sitegen.rating import collector
 from sitegen.rating.base import Match, RatingEvent, Standing
 from sitegen.rating.events import EventTable
+from sitegen.rating.matchcolumns import column
 from sitegen.rating.protocol import System
 from sitegen.load.validate import League
 
@@ -45,7 +45,7 @@ def one_event_per_match(rated: RatedLeague) -> EventTable | None:
         events, matches = rated.events, rated.league.matches
         rated.cache[ONE_PER_MATCH] = (
             events if isinstance(events, EventTable) and events.matches is None
-            and list(events.keys) == list(map(attrgetter("id"), matches)) else None)
+            and list(events.keys) == column(matches, "id") else None)
     return rated.cache[ONE_PER_MATCH]
 
 

@@ -27,6 +27,7 @@ from sitegen.model.pools import HEADER as POOLS_HEADER, opponent_pools, pools_ta
 from sitegen.model.predict import ratings_json
 from sitegen.model.scale import writes_parquet, writes_twin
 from sitegen.load.provenance import Provenance
+from sitegen.rating.matchcolumns import column
 from sitegen.model.table import (Column, ColumnTable, _cell, _json_value, changes_columns, fmt_float, iso, ledger_terms,
                                  matches_columns, parquet_frames, standings_columns, table_csv, table_csv_parts,
                                  table_json, to_parquet)
@@ -130,7 +131,8 @@ def file_commits(rated: RatedLeague, provenance: Provenance | None) -> dict[str,
     """Each match file's commit as matches.csv names it ("" for none): what its rows hold
     beyond the matches themselves."""
     prov = provenance or Provenance()
-    return {f: "" if (c := prov.commit_of(f)) is None else c.sha for f in {m.file for m in rated.league.matches}}
+    files = set(column(rated.league.matches, "file"))
+    return {f: "" if (c := prov.commit_of(f)) is None else c.sha for f in files}
 
 
 def matches_kept(rated: RatedLeague, provenance: Provenance | None, held: Any, rows: int) -> int:
@@ -145,8 +147,8 @@ def matches_kept(rated: RatedLeague, provenance: Provenance | None, held: Any, r
     moved = {f for f, sha in held.items() if ("" if (c := prov.commit_of(f)) is None else c.sha) != sha}
     if not moved:
         return rows
-    matches = rated.league.matches
-    return next((i for i in range(rows) if matches[i].file in moved), rows)
+    files = column(rated.league.matches, "file")
+    return next((i for i in range(rows) if files[i] in moved), rows)
 
 
 def league_files(rated: RatedLeague, provenance: Provenance | None = None,

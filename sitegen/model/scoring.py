@@ -26,7 +26,7 @@ EPS = 1e-15
 BINS = 10
 
 
-def pair_arrays(system: System, matches: list[Match] | tuple[Match, ...],
+def pair_arrays(system: System, matches: Sequence[Match],
                 events: Iterable[RatingEvent]) -> Iterator[PairArrays]:
     """The system's predictions as runs of columns: its own ``pair_forecast_arrays`` when it
     has one (placement; elo's and lunaro's read their columns), else its ``pair_forecasts``

@@ -28,6 +28,7 @@ import pandas as pd
 from sitegen.load.validate import NAME_KEYS
 from sitegen.model.history import RatedLeague
 from sitegen.rating.events import EventTable, event_times
+from sitegen.rating.matchcolumns import column as match_column
 
 LEDGER = "ledger"          # RatedLeague.cache key of the frame
 # Ratings and every numeric term: float64, NaN where the value does not exist
@@ -465,13 +466,15 @@ def matches_columns(rated: RatedLeague, provenance=None, start: int = 0) -> Colu
     content. The rows from ``start`` on."""
     from sitegen.load.provenance import Provenance
     prov = provenance or Provenance()
+    # The rows' fields as columns (rating/matchcolumns.py): a rebuild's kept matches are not made.
     matches = rated.league.matches[start:] if start else rated.league.matches
-    commits = {f: prov.commit_of(f) for f in {m.file for m in matches}}    # one look-up per file
+    files = match_column(matches, "file")
+    commits = {f: prov.commit_of(f) for f in set(files)}    # one look-up per file
     return ColumnTable((
-        Column("match_id", "text", [m.id for m in matches]),
-        Column("played", "text", [iso(m.played) for m in matches]),
-        Column("file", "text", [m.file for m in matches]),
-        Column("commit", "text", [None if (c := commits[m.file]) is None else c.sha for m in matches])))
+        Column("match_id", "text", match_column(matches, "id")),
+        Column("played", "text", list(map(iso, match_column(matches, "played")))),
+        Column("file", "text", files),
+        Column("commit", "text", [None if (c := commits[f]) is None else c.sha for f in files])))
 
 
 def parquet_frames(rated: RatedLeague, matches: ColumnTable,
@@ -500,7 +503,7 @@ def parquet_frames(rated: RatedLeague, matches: ColumnTable,
         by_name = {c.name: c.values for c in matches.columns}
         out["matches"] = pd.DataFrame({
             "match_id": pd.array(by_name["match_id"], dtype="string"),
-            "played": utc_times([m.played for m in rated.league.matches]),
+            "played": utc_times(match_column(rated.league.matches, "played")),
             "file": pd.array(by_name["file"], dtype="string"),
             "commit": pd.array(by_name["commit"], dtype="string")})
     return out

@@ -25,6 +25,7 @@ from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
+from sitegen.rating.matchcolumns import column
 from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
@@ -433,8 +434,7 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         found = lines_of(matches, number, system)
     sizes, codes, outcomes = found
     # Every match's page worked out before the views, so that each is made with it.
-    pages = plan(list(map(attrgetter("file"), matches)),
-                 source.table.keys if source is not None else map(attrgetter("id"), matches),
+    pages = plan(column(matches, "file"), source.table.keys if source is not None else column(matches, "id"),
                  sizes, base, scale.MATCHES_PER_PART if make.big else None)
     headline = system.headline
     views: ViewMaker | list[MatchView]
