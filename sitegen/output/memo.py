@@ -280,6 +280,29 @@ def pool_key(pool: Any) -> bytes | None:
     return h.digest()
 
 
+def drawn_pool_key(pool: Any, deviation: float, size: int) -> bytes | None:
+    """A drawn pool (model/pools.Pool) as a digest of what its view (forecast.PoolView, which
+    ``pool_key`` reads) is made from: the player's rating, each side's names and ratings, the
+    pick's name and the league's pool parameters. The view's links are the players' addresses,
+    which the league's key holds. No view is made: a page worker makes the views of the pages
+    it renders, not of the thousands it keeps."""
+    if pool is None:
+        return None
+    below, above, pick = pool.below, pool.above, pool.pick
+    names = [o.name for o in below]
+    names += [o.name for o in above]
+    if pick is not None:
+        names.append(pick.name)
+    words = _words(names)
+    h = hashlib.sha256(f"{len(below)}\0{len(above)}\0{pick is not None}\0{size!r}\0".encode())
+    h.update(len(words).to_bytes(8, "little") + words)
+    ratings = [deviation, pool.rating]
+    ratings += [o.rating for o in below]
+    ratings += [o.rating for o in above]
+    h.update(_floats(ratings))
+    return h.digest()
+
+
 def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
     """What a player page's predictions are made from (model/predict.py ``nearest_inputs``): the
     player's state and each nearest one's, each state's repr made once (``seen``, one a league:

@@ -38,7 +38,7 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, nearest_key, page_key, pool_key
+from sitegen.output.memo import Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key, page_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -399,23 +399,25 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         row_of = {row.player.name: row for row in board.rows}
         states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
-        def standing_page(pv: PlayerView, board: Any, standing: Any, pool: Any, predictor: Any, compact: bool,
+        def standing_page(pv: PlayerView, board: Any, standing: Any, forecast: Any, predictor: Any, compact: bool,
                           known: str, prefixes: Any, states_seen: dict[str, str],
                           lv: LeagueView = lv, decimals: int = decimals) -> list[tuple[Any, ...]]:
             """A big league's standing.html of a player: kept where their rank, movement, grouped rank,
-            pool and nearest players' states are the same (the league's key holds the counts)."""
+            pool and nearest players' states are the same (the league's key holds the counts). The
+            pool's view and the predictions are made only for a page made again."""
             path = f"{pv.url}standing.html"
             key = None
             if prefixes is not None and memo is not None:
                 movement = standing.movement
                 key = page_key(known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
                                standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                               pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                               drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 kept = memo.keep(output, path, key)
                 if kept is not None:
                     return [(path, kept)]
             ctx = context(path, league=lv, player=pv, decimals=decimals, board=board, standing=standing,
-                          compact=compact, pool=pool, predictor=predictor,
+                          compact=compact, pool=forecast.pool_of(pv.name), predictor=predictor,
                           predictions=predictor.against_nearest(pv.name) if predictor else [])
             content = render("player_standing.html", ctx)
             return [(path, content)] if key is None else [(path, content, key)]
@@ -433,13 +435,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             are the same, the pages where nothing they show changed (output/memo.py)."""
             data_path = games_data_path(lv, pv)
             pages = [f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
-            pool = forecast.pool_of(pv.name)
             key = data_key = None
             kept_pages: list[Kept] | None = None
             kept_data: Kept | None = None
             # A big league's player page leaves where the player stands (rank, pool, predictions:
             # what others' matches move) to standing.html beside it, which is made on its own.
-            where = standing_page(pv, board, row_of[pv.name], pool, predictor, compact, known, prefixes,
+            where = standing_page(pv, board, row_of[pv.name], forecast, predictor, compact, known, prefixes,
                                   states_seen) if compact else []
             if prefixes is not None and memo is not None:
                 standing = row_of[pv.name]
@@ -456,7 +457,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 # Where the player stands, on the page itself in a league that is not big.
                 stands = () if compact else (
                     pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                    pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                    drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region,
                                pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
                                pv.peak, pv.lowest,
@@ -483,7 +485,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
                            # A point each rated game, read from the careers' columns.
                            chart_preview=Markup(preview.history_columns(*careers.chart(pv), compact)),
-                           pool=pool, predictor=predictor,
+                           pool=forecast.pool_of(pv.name), predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor and not compact else [])
             made = [(home["path"], render("player.html", home))]
             if not compact:     # a big league has every opponent in the data file, not on a page
