@@ -202,7 +202,7 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
         # The jobs beside this process start as soon as what they need exists (output/pages.py
         # Beside): the content pages now, the bootstrap and the accuracy comparisons once the
         # leagues are rated, so the second core works while this one rates.
-        beside = Beside(site)
+        beside = Beside(site, store)
         try:
             progress.rating(site)
             rated = rate(site)

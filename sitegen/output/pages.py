@@ -139,8 +139,9 @@ class Beside:
     league replayed 80 times over) and the accuracy comparisons (the predictions scored, the
     ratings replayed with the default parameters) start once the leagues are rated."""
 
-    def __init__(self, site: "Site") -> None:
-        self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
+    def __init__(self, site: "Site", cache: "Cache | None" = None) -> None:
+        # With the build cache, a content page rendered before from the same inputs is not rendered again.
+        self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues], cache))
         self.intervals: Background | None = None
         self.comparisons: Background | None = None
 
@@ -168,7 +169,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     of matches and the players' files whose inputs did not change; the caller saves it."""
     own = beside is None
     if beside is None:
-        beside = Beside(site)
+        beside = Beside(site, cache)
     if beside.intervals is None:
         beside.rated(rated, cache)
     assert beside.intervals is not None and beside.comparisons is not None
