@@ -1,14 +1,16 @@
 """The compact forms a kept page's key hashes (output/memo.py pool_key, nearest_key) tell two
-inputs apart exactly where the plain values' reprs do."""
+inputs apart exactly where the plain values' reprs do; a drawn pool's (drawn_pool_key) wherever
+the views made from them differ."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.model.forecast import PoolRow, PoolView
+from sitegen.model.forecast import LeagueForecast, PoolRow, PoolView
+from sitegen.model.pools import Opponent, Pool
 from sitegen.model.views import Link
-from sitegen.output.memo import nearest_key, pool_key
+from sitegen.output.memo import drawn_pool_key, nearest_key, pool_key
 
 # Few distinct values, so that two draws are often equal or differ in one place; names with
 # NUL, quotes and lone surrogates reach the forms' fallbacks.
@@ -80,3 +82,70 @@ def test_a_state_s_repr_is_made_once_a_league_and_stays_its_own() -> None:
     first, second = (nearest_key(Predictor(league), name, seen) for name in ("P1", "P2"))
     assert set(seen) == {"P1", "P2"}
     assert first == nearest_key(Predictor(league), "P1", {}) != second
+
+
+opponents = st.builds(Opponent, names, numbers)
+
+
+@st.composite
+def drawn_pools(draw: st.DrawFn) -> Pool:
+    below = tuple(draw(st.lists(opponents, max_size=3, unique_by=lambda o: o.name)))
+    above = tuple(draw(st.lists(opponents, max_size=3, unique_by=lambda o: o.name)))
+    members = below + above
+    pick = draw(st.sampled_from(members)) if members and draw(st.booleans()) else None
+    return Pool("me", draw(numbers), below, above, pick)
+
+
+def shown(pool: Pool | None, deviation: float, size: int) -> bytes | None:
+    """The pool's view as the page is made from it (forecast.pool_of), by the view's key."""
+    if pool is None:
+        return pool_key(None)
+    links = {o.name: Link(o.name, f"u/{o.name}/") for o in pool.members}
+    return pool_key(LeagueForecast(None, {"me": pool}, (), (), links, deviation, size).pool_of("me"))
+
+
+def changed(draw: st.DrawFn, pool: Pool) -> Pool:
+    """The pool with one of the values it is made from changed (or none): two pools that differ in
+    one place, which two pools drawn apart seldom do."""
+    below, above, pick = list(pool.below), list(pool.above), pool.pick
+    where = draw(st.sampled_from(["rating", "below", "above", "pick", "side", "none"]))
+    if where == "rating":
+        return Pool(pool.player, draw(numbers), pool.below, pool.above, pick)
+    if where in ("below", "above") and (below if where == "below" else above):
+        side = below if where == "below" else above
+        k = draw(st.integers(0, len(side) - 1))
+        name, rating = side[k].name, side[k].rating
+        side[k] = Opponent(draw(names), rating) if draw(st.booleans()) else Opponent(name, draw(numbers))
+    elif where == "pick":
+        members = below + above
+        pick = draw(st.sampled_from(members)) if members and draw(st.booleans()) else None
+    elif where == "side" and below:
+        above.insert(0, below.pop())
+    return Pool(pool.player, pool.rating, tuple(below), tuple(above), pick)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.none(), drawn_pools()), st.data(),
+       st.sampled_from([(1.0, 2), (2.5, 2)]), st.sampled_from([(1.0, 2), (1.0, 3), (2.5, 2)]))
+def test_a_drawn_pool_s_key_tells_apart_every_view_made_from_it(a: Pool | None, data: st.DataObject,
+                                                               params_a: tuple, params_b: tuple) -> None:
+    """The standing page's key holds the drawn pool, not its view (which is made only for a page
+    made again): equal keys must mean equal views, whatever the pools and the league's parameters."""
+    b = a if a is None or data.draw(st.booleans()) else data.draw(st.composite(lambda d: changed(d, a))())
+    if drawn_pool_key(a, *params_a) == drawn_pool_key(b, *params_b):
+        assert shown(a, *params_a) == shown(b, *params_b)
+
+
+def test_a_drawn_pool_s_key_follows_each_value_it_is_made_from() -> None:
+    one, two = Opponent("P1", 1500.0), Opponent("P2", 1490.0)
+    pool = Pool("me", 1495.0, (two,), (one,), one)
+    key = drawn_pool_key(pool, 100.0, 30)
+    for other in (Pool("me", 1495.0, (two,), (one,), two), Pool("me", 1495.0, (two,), (one,), None),
+                  Pool("me", 1495.0, (two, one), (), one), Pool("me", 1495.5, (two,), (one,), one),
+                  Pool("me", 1495.0, (Opponent("P2", 1490.5),), (one,), one),
+                  Pool("me", 1495.0, (Opponent("P3", 1490.0),), (one,), one)):
+        assert drawn_pool_key(other, 100.0, 30) != key
+    assert drawn_pool_key(pool, 100.0, 31) != key != drawn_pool_key(pool, 99.0, 30)
+    # The page's key names its player; the pool's is the same for another's of the same values.
+    assert drawn_pool_key(Pool("you", 1495.0, (two,), (one,), one), 100.0, 30) == key
+    assert drawn_pool_key(None, 100.0, 30) is None

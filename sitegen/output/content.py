@@ -6,16 +6,24 @@ league.toml, so the page can never drift from the configuration; and
 ``{{< chart >}}``, the system's characteristic curve drawn from the engine's
 own functions. Every page gets ``{{< example SYSTEM >}}``: the [[match]] table
 `sitegen new-match` writes for a league of that system, from the same writer.
+
+A page's HTML follows from its source, and a spec page's also from its leagues' parameters
+(``page_inputs``): with the build cache, a page whose inputs are the last build's is not
+rendered again (its markdown, formulas and chart were a second of every build). The cache's
+keys hold sitegen's own code, and these keys the versions of the libraries that render (the
+chart's spec names altair's), so a changed renderer or curve renders every page again.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sitegen.load.cache import Cache, digest
 from sitegen.load.config import LeagueConfig
 from sitegen.load.content import ContentSource, content_sources
 from sitegen.load.matchtoml import example_table
@@ -112,14 +120,54 @@ def _toml(value) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+# The cache's kind for rendered content pages (load/cache.py), and the libraries they are rendered with.
+KIND = "content"
+RENDERERS = ("markdown", "altair")
+
+
+def renderers() -> str:
+    """The Python and renderers' versions, read from their metadata (importing altair to ask it
+    would cost more than a page)."""
+    from importlib import metadata
+
+    found = [sys.version]
+    for name in RENDERERS:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} absent")
+    return "\0".join(found)
+
+
+def page_inputs(source: ContentSource, leagues: list[LeagueConfig], libraries: str) -> str:
+    """Everything a page's HTML is made from besides sitegen's code: its source, the renderers
+    (``libraries``) and, for a spec page, what ``params_table`` reads of its system's leagues
+    (each value by its repr, which tells apart every value ``_toml`` shows differently)."""
+    params = []
+    if source.system:
+        names = [p.name for p in SYSTEMS[source.system].params]
+        params = [(lg.name, [(name, lg.params[name], name in lg.explicit) for name in names])
+                  for lg in leagues if lg.system_name == source.system]
+    return digest(libraries, source.path, source.url, repr(source.system), source.text, repr(params))
+
+
 def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], leagues: list[LeagueConfig],
-                   problems: Problems) -> list[ContentPage]:
-    """The checked pages rendered, spec pages with their parameter tables and curves."""
+                   problems: Problems, cache: Cache | None = None) -> list[ContentPage]:
+    """The checked pages rendered, spec pages with their parameter tables and curves; with
+    ``cache``, a page rendered by a build before with the same inputs is taken from it."""
     from sitegen.load.markup import render_markdown
 
     pages = []
-    examples = {f"example {name}": example_block(name) for name in SYSTEMS}
+    examples: dict[str, str] | None = None
+    libraries = renderers() if cache is not None else ""
     for source in sources:
+        key = page_inputs(source, leagues, libraries) if cache is not None else ""
+        hit = cache.get(KIND, key) if cache is not None else None
+        if isinstance(hit, ContentPage):
+            pages.append(hit)
+            continue
+        if examples is None:
+            examples = {f"example {name}": example_block(name) for name in SYSTEMS}
         shortcodes: dict[str, str] = dict(examples)
         if source.system:
             shortcodes["params"] = params_table(source.system, leagues)
@@ -132,16 +180,20 @@ def render_content(sources: list[ContentSource] | tuple[ContentSource, ...], lea
             problems.add(source.shown, f"cannot be rendered: {exc}")
             continue
         title = rendered.title or source.path.split("/")[-1][:-3].replace("-", " ").title()
-        pages.append(ContentPage(source.path, source.url, title, rendered.html, source.system,
-                                 "chart" in rendered.shortcodes))
+        page = ContentPage(source.path, source.url, title, rendered.html, source.system,
+                           "chart" in rendered.shortcodes)
+        pages.append(page)
+        if cache is not None:
+            cache.put(KIND, key, page)
     return pages
 
 
-def render_pages(sources: tuple[ContentSource, ...], leagues: list[LeagueConfig]) -> list[ContentPage]:
+def render_pages(sources: tuple[ContentSource, ...], leagues: list[LeagueConfig],
+                 cache: Cache | None = None) -> list[ContentPage]:
     """The checked pages rendered for the build; InvalidInput if one cannot be. check() found every
     problem rendering can meet in the site's own pages, so one here is of a built-in page."""
     problems = Problems()
-    pages = render_content(sources, leagues, problems)
+    pages = render_content(sources, leagues, problems, cache)
     if problems:
         raise InvalidInput(list(problems))
     return pages

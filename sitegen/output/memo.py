@@ -51,9 +51,9 @@ if TYPE_CHECKING:
     from sitegen.model.views import LeagueView
     from sitegen.output.write import Output
 
-@dataclass(frozen=True, slots=True)
-class Stamp:
-    """A keyed file as the build left it."""
+class Stamp(NamedTuple):
+    """A keyed file as the build left it. A tuple: tens of thousands are stored after each build
+    and read before the next, as plain tuples (a dataclass's pickling took four times as long)."""
 
     key: str
     size: int
@@ -144,7 +144,13 @@ class PageMemo:
         old = cache.get("pages", self.slot) if cache is not None else None
         valid = (isinstance(old, tuple) and len(old) == 3 and old[0] == site_key and isinstance(old[1], dict)
                  and isinstance(old[2], dict))
-        self.old: dict[str, Stamp] = old[1] if valid and old is not None else {}
+        self.old: dict[str, Stamp] = {}
+        if valid and old is not None:
+            make = Stamp._make
+            try:
+                self.old = {path: make(t) for path, t in old[1].items()}
+            except (TypeError, ValueError):     # another form: nothing is kept
+                valid = False
         self.new: dict[str, Stamp] = {}
         # What a grown file's rows were made from beyond the matches (``written``'s ``held``).
         self.old_held: dict[str, Any] = old[2] if valid and old is not None else {}
@@ -229,7 +235,8 @@ class PageMemo:
 
     def save(self) -> None:
         if self.cache is not None:
-            self.cache.put("pages", self.slot, (self.site_key, self.new, self.new_held))
+            stamps = {path: tuple(stamp) for path, stamp in self.new.items()}
+            self.cache.put("pages", self.slot, (self.site_key, stamps, self.new_held))
 
 
 def _words(words: list[str]) -> bytes:
@@ -260,6 +267,29 @@ def pool_key(pool: Any) -> bytes | None:
     h = hashlib.sha256(repr((pool.per_side, len(rows), [r.picked for r in rows])).encode("utf-8"))
     h.update(len(words).to_bytes(8, "little") + words)
     h.update(_floats([pool.deviation, *[r.rating for r in rows], *[r.win_chance for r in rows]]))
+    return h.digest()
+
+
+def drawn_pool_key(pool: Any, deviation: float, size: int) -> bytes | None:
+    """A drawn pool (model/pools.Pool) as a digest of what its view (forecast.PoolView, which
+    ``pool_key`` reads) is made from: the player's rating, each side's names and ratings, the
+    pick's name and the league's pool parameters. The view's links are the players' addresses,
+    which the league's key holds. No view is made: a page worker makes the views of the pages
+    it renders, not of the thousands it keeps."""
+    if pool is None:
+        return None
+    below, above, pick = pool.below, pool.above, pool.pick
+    names = [o.name for o in below]
+    names += [o.name for o in above]
+    if pick is not None:
+        names.append(pick.name)
+    words = _words(names)
+    h = hashlib.sha256(f"{len(below)}\0{len(above)}\0{pick is not None}\0{size!r}\0".encode())
+    h.update(len(words).to_bytes(8, "little") + words)
+    ratings = [deviation, pool.rating]
+    ratings += [o.rating for o in below]
+    ratings += [o.rating for o in above]
+    h.update(_floats(ratings))
     return h.digest()
 
 

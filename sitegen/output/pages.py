@@ -39,7 +39,7 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, league_key, nearest_key, page_key, pool_key
+from sitegen.output.memo import Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key, page_key
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 
 # Pages modelled before they are rendered: bounds the contexts held at once.
 PAGES_AT_ONCE = 4000
+# The size a page worker sends back for a file kept from the build before (``make``).
+KEPT = -1
 
 def system_words(attr: str) -> dict[str, Any]:
     """Every registered system's column labels or decimals (``term_labels``, ``standing_decimals``)
@@ -139,8 +141,9 @@ class Beside:
     league replayed 80 times over) and the accuracy comparisons (the predictions scored, the
     ratings replayed with the default parameters) start once the leagues are rated."""
 
-    def __init__(self, site: "Site") -> None:
-        self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues]))
+    def __init__(self, site: "Site", cache: "Cache | None" = None) -> None:
+        # With the build cache, a content page rendered before from the same inputs is not rendered again.
+        self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues], cache))
         self.intervals: Background | None = None
         self.comparisons: Background | None = None
 
@@ -168,7 +171,7 @@ def render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, *,
     of matches and the players' files whose inputs did not change; the caller saves it."""
     own = beside is None
     if beside is None:
-        beside = Beside(site)
+        beside = Beside(site, cache)
     if beside.intervals is None:
         beside.rated(rated, cache)
     assert beside.intervals is not None and beside.comparisons is not None
@@ -274,7 +277,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     Made = tuple[list[tuple[str, int, bool, Stamp | None]], Problem | None]
 
     def make(job: Callable[[], list[tuple[Any, ...]]]) -> Made:
-        """Run a job and write its files: (path, size, linked, stamp) of each, or the problem."""
+        """Run a job and write its files: (path, size, linked, stamp) of each, or the problem. A
+        kept file's is (path, KEPT, True, None): its stamp is the build before's, which this
+        process holds (tens of thousands of stamps were sent back from the workers)."""
         try:
             files = job()
         except PageError as exc:
@@ -282,7 +287,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         written: list[tuple[str, int, bool, Stamp | None]] = []
         for path, content, *keyed in files:
             if isinstance(content, Kept):
-                written.append((path, content.stamp.size, True, content.stamp))
+                written.append((path, KEPT, True, None))
                 continue
             size, linked = output.write(path, content)
             stamp = memo.stamp(output, path, keyed[0], size) if keyed and memo is not None else None
@@ -294,6 +299,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         if problem is not None:
             raise InvalidInput([problem])
         for path, size, linked, stamp in written:
+            if size == KEPT and memo is not None:
+                stamp = memo.old[path]
+                size = stamp.size
             output.record(path, size, linked)
             if stamp is not None and memo is not None:
                 memo.new[path] = stamp
@@ -398,23 +406,25 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         row_of = {row.player.name: row for row in board.rows}
         states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
-        def standing_page(pv: PlayerView, board: Any, standing: Any, pool: Any, predictor: Any, compact: bool,
+        def standing_page(pv: PlayerView, board: Any, standing: Any, forecast: Any, predictor: Any, compact: bool,
                           known: str, prefixes: Any, states_seen: dict[str, str],
                           lv: LeagueView = lv, decimals: int = decimals) -> list[tuple[Any, ...]]:
             """A big league's standing.html of a player: kept where their rank, movement, grouped rank,
-            pool and nearest players' states are the same (the league's key holds the counts)."""
+            pool and nearest players' states are the same (the league's key holds the counts). The
+            pool's view and the predictions are made only for a page made again."""
             path = f"{pv.url}standing.html"
             key = None
             if prefixes is not None and memo is not None:
                 movement = standing.movement
                 key = page_key(known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
                                standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                               pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                               drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 kept = memo.keep(output, path, key)
                 if kept is not None:
                     return [(path, kept)]
             ctx = context(path, league=lv, player=pv, decimals=decimals, board=board, standing=standing,
-                          compact=compact, pool=pool, predictor=predictor,
+                          compact=compact, pool=forecast.pool_of(pv.name), predictor=predictor,
                           predictions=predictor.against_nearest(pv.name) if predictor else [])
             content = render("player_standing.html", ctx)
             return [(path, content)] if key is None else [(path, content, key)]
@@ -432,13 +442,12 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             are the same, the pages where nothing they show changed (output/memo.py)."""
             data_path = games_data_path(lv, pv)
             pages = [f"{pv.url}index.html"] + ([] if compact else [f"{pv.url}opponents/index.html"])
-            pool = forecast.pool_of(pv.name)
             key = data_key = None
             kept_pages: list[Kept] | None = None
             kept_data: Kept | None = None
             # A big league's player page leaves where the player stands (rank, pool, predictions:
             # what others' matches move) to standing.html beside it, which is made on its own.
-            where = standing_page(pv, board, row_of[pv.name], pool, predictor, compact, known, prefixes,
+            where = standing_page(pv, board, row_of[pv.name], forecast, predictor, compact, known, prefixes,
                                   states_seen) if compact else []
             if prefixes is not None and memo is not None:
                 standing = row_of[pv.name]
@@ -455,7 +464,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 # Where the player stands, on the page itself in a league that is not big.
                 stands = () if compact else (
                     pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                    pool_key(pool), nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                    drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region,
                                pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
                                pv.peak, pv.lowest,
@@ -482,7 +492,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                            games_data=data_path, head_to_head=career.rivals[:HEAD_TO_HEAD],
                            # A point each rated game, read from the careers' columns.
                            chart_preview=Markup(preview.history_columns(*careers.chart(pv), compact)),
-                           pool=pool, predictor=predictor,
+                           pool=forecast.pool_of(pv.name), predictor=predictor,
                            predictions=predictor.against_nearest(pv.name) if predictor and not compact else [])
             made = [(home["path"], render("player.html", home))]
             if not compact:     # a big league has every opponent in the data file, not on a page

@@ -55,6 +55,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from sitegen.load.problems import InvalidInput, Problem
@@ -238,7 +239,7 @@ class Output:
         path = self.claim(path, replace=replace)
         self.record(path, *self.write(path, content, replace=replace))
 
-    def add_parts(self, path: str, parts: Iterable[bytes]) -> None:
+    def add_parts(self, path: str, parts: Iterable[bytes | Span]) -> None:
         """``add`` for a file given in parts (a big data file), each written as it comes: its
         whole bytes are never held. Linked from the published site where they are its bytes."""
         journal = self.journal
@@ -285,9 +286,16 @@ class Output:
 
     def keep(self, path: str, size: int, mtime_ns: int, inode: int) -> bool:
         """Link the published file in place of a claimed one, where it is still the file a build
-        wrote (output/memo.py keeps what the page would be)."""
-        published = self.published(path, size, mtime_ns, inode)
-        if published is None:
+        wrote (output/memo.py keeps what the page would be). One lstat and one link: a rebuild
+        keeps tens of thousands of files so."""
+        if self._published is None:
+            return False
+        published = f"{self._published}/{path}"
+        try:
+            st = os.lstat(published)
+        except OSError:         # gone or unreadable
+            return False
+        if not (st.st_ino == inode and st.st_size == size and st.st_mtime_ns == mtime_ns and stat.S_ISREG(st.st_mode)):
             return False
         try:
             os.link(published, self._target(path, replace=False), follow_symlinks=False)
@@ -453,13 +461,26 @@ class Output:
             self._release()
 
 
-def _write(target: str, parts: Iterable[bytes]) -> int:
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A part of a file given in parts (``add_parts``): the first ``size`` bytes of the file at
+    ``path``, copied by the kernel (a grown CSV file's published rows, hundreds of megabytes at
+    a million matches, not read into this process and written out again)."""
+
+    path: str
+    size: int
+
+
+def _write(target: str, parts: Iterable[bytes | Span]) -> int:
     """Create (or truncate) ``target`` and write ``parts`` one after the other, as
     Path.write_bytes writes their bytes, without its buffered file object; the bytes written."""
     size = 0
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         for part in parts:
+            if isinstance(part, Span):
+                size += _copy(part, fd)
+                continue
             view = memoryview(part)
             size += len(view)
             while view:
@@ -467,6 +488,37 @@ def _write(target: str, parts: Iterable[bytes]) -> int:
     finally:
         os.close(fd)
     return size
+
+
+def _copy(span: Span, fd: int) -> int:
+    """Append the span's bytes to ``fd``: by copy_file_range where the system has it, else read
+    and written a block at a time. A file shorter than the span is an error, as it changed."""
+    left = span.size
+    with open(span.path, "rb") as source:
+        copy = getattr(os, "copy_file_range", None)
+        while left and copy is not None:
+            try:
+                done = copy(source.fileno(), fd, left)
+            except OSError as exc:
+                if left != span.size or exc.errno not in (errno.ENOSYS, errno.EXDEV, errno.EINVAL,
+                                                         errno.EOPNOTSUPP, errno.EPERM):
+                    raise
+                copy = None     # not on this file system: the blocks below
+                break
+            if not done:
+                break
+            left -= done
+        while left:
+            block = source.read(min(left, 1 << 20))
+            if not block:
+                break
+            left -= len(block)
+            view = memoryview(block)
+            while view:
+                view = view[os.write(fd, view):]
+    if left:
+        raise OSError(f"{span.path} is shorter than the {span.size} bytes to copy")
+    return span.size
 
 
 def safe_path(path: str) -> str:
