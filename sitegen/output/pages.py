@@ -198,7 +198,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     prov = provenance or Provenance()         # none outside a git checkout
     base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
-    env = environment(templates)
+    env = environment(templates, None if memo is None else memo.cache)
     # A league whose pages may be kept makes its held lines for the pages made (views.league_view).
     leagues = [league_view(r, site.roster, memo is not None and memo.league_prefixes(site.root, r) is not None)
                for r in rated]

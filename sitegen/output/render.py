@@ -8,13 +8,17 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import jinja2
+import jinja2.bccache
 import jinja2.meta
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
+
+if TYPE_CHECKING:
+    from sitegen.load.cache import Cache
 
 MINUS = "\u2212"
 
@@ -236,9 +240,28 @@ def load_parts(env: jinja2.Environment, name: str) -> None:
             todo.append(ref)
 
 
-def environment(template_dirs: list[Path]) -> jinja2.Environment:
-    """The site's templates first (they override), then the built-in theme."""
+class CachedBytecode(jinja2.BytecodeCache):
+    """Compiled templates kept in the build cache (load/cache.py), so a build does not compile
+    every template again. Jinja checks each entry against its template's source checksum and
+    this Python's bytecode magic: an edited template or another interpreter compiles afresh."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self.cache.get("templates", bucket.key)
+        if isinstance(data, bytes):
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.cache.put("templates", bucket.key, bucket.bytecode_to_string())
+
+
+def environment(template_dirs: list[Path], cache: Cache | None = None) -> jinja2.Environment:
+    """The site's templates first (they override), then the built-in theme; compiled templates
+    kept in ``cache`` where there is one."""
     env = _Environment(
+        bytecode_cache=None if cache is None else CachedBytecode(cache),
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
