@@ -30,10 +30,10 @@ A smaller league is published exactly as before. No I/O here.
 
 from __future__ import annotations
 
-from operator import attrgetter
 
 from sitegen.model.history import RatedLeague
 from sitegen.rating.events import EventTable
+from sitegen.rating.matchcolumns import column
 
 # Player appearances above which a league is big. Output grows with them, not with matches:
 # a lobby of 100 writes 100 rows and lines where a duel writes two. 40,000 (20,000 duels)
@@ -76,7 +76,7 @@ def appearances(rated: RatedLeague) -> int:
         # Where the rating's rows are the listed players of its matches (events.py), their count.
         count = rated.cache[APPEARANCES] = (
             events.rows if isinstance(events, EventTable) and events.listed and len(events) == len(rated.league.matches)
-            else sum(map(len, map(attrgetter("players"), rated.league.matches))))
+            else sum(map(len, column(rated.league.matches, "players"))))
     return count
 
 

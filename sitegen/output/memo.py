@@ -45,6 +45,7 @@ from sitegen.load.blocks import match_identities, prefix_identities
 from sitegen.load.cache import Cache, code_digest, digest
 from sitegen.model.history import IDENTITIES, RatedLeague, one_event_per_match
 from sitegen.rating.events import EventTable
+from sitegen.rating.matchcolumns import column
 
 if TYPE_CHECKING:
     from sitegen.load.checked import Site
@@ -81,7 +82,7 @@ def event_ends(rated: RatedLeague) -> np.ndarray:
     matches = rated.league.matches
     ends = np.arange(len(matches), dtype=np.int64)
     if one_event_per_match(rated) is None:
-        at = {m.id: k for k, m in enumerate(matches)}
+        at = {i: k for k, i in enumerate(column(matches, "id"))}       # no match made (rating/matchcolumns.py)
         for event in rated.events:
             ks = [at[i] for i in event.matches if i in at]
             if ks:
