@@ -26,6 +26,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from functools import cache as memoize
@@ -37,6 +40,11 @@ FORMAT = b"sitegen-cache 1"
 # Entries not used by the last N builds are removed (see ``prune``): the cache stays near the
 # size of one build's worth, however long the site lives.
 KEEP_BUILDS = 2
+# Up to this many stale entries, and bytes of them, are unlinked at once; more are moved into
+# TRASH (a dot-folder, which no kind's name is) and removed after the build (``prune``).
+UNLINKED_HERE = 64
+UNLINKED_SIZE = 4 << 20
+TRASH = ".trash"
 
 
 @memoize
@@ -121,7 +129,11 @@ class Cache:
 
     def prune(self) -> None:
         """Remove the entries that none of the last KEEP_BUILDS builds used: each build touches
-        what it used and records when it started; older files go. Only files in the kind folders."""
+        what it used (``get``, ``put``) and records when it started; older files go. Only files
+        in the kind folders, the cache's own. Few or small ones are unlinked here; a larger lot
+        (after sitegen changed, every entry of the older code) is renamed into a trash folder,
+        a rename each where the unlink of a large entry takes milliseconds, and a process of
+        its own removes it after the build."""
         if not self.writable or not self.folder.is_dir():
             return
         stamp = self.folder / "builds"
@@ -131,20 +143,71 @@ class Cache:
             history = []
         history = (history + [self.started])[-KEEP_BUILDS:]
         try:
-            for path in self.used:
-                os.utime(path)
-            for kind in self.folder.iterdir():
-                if not kind.is_dir() or kind.is_symlink():
-                    continue
-                for sub in kind.iterdir():
-                    if not sub.is_dir() or sub.is_symlink():
-                        continue
-                    for entry in sub.iterdir():
-                        if entry.is_file() and entry.stat().st_mtime_ns < history[0]:
-                            entry.unlink()
+            stale = self._stale(history[0])
+            if len(stale) <= UNLINKED_HERE and sum(size for _, size in stale) <= UNLINKED_SIZE:
+                for path, _ in stale:
+                    os.unlink(path)
+            else:
+                self._discard([path for path, _ in stale])
             stamp.write_text(" ".join(map(str, history)) + "\n")
         except OSError:
             pass
+
+    def _stale(self, before: int) -> list[tuple[str, int]]:
+        """The entries (path, size) last touched before ``before`` (ns), but for those this build
+        used (their times were set as they were read or written): one scan of each folder."""
+        used = {str(path) for path in self.used}
+        stale = []
+        for sub in _folders(str(self.folder), 2):
+            with os.scandir(sub) as it:
+                for entry in it:
+                    if entry.path in used or not entry.is_file(follow_symlinks=False):
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    if st.st_mtime_ns < before:
+                        stale.append((entry.path, st.st_size))
+        return stale
+
+    def _discard(self, paths: list[str]) -> None:
+        """Move ``paths`` into a trash folder of this build's and remove it, with any a build
+        before left (one killed before its remover was done), in a process of its own."""
+        trash = self.folder / TRASH
+        trash.mkdir(exist_ok=True)
+        mine = tempfile.mkdtemp(prefix="build-", dir=trash)
+        for n, path in enumerate(paths):
+            os.rename(path, f"{mine}/{n}")
+        with os.scandir(trash) as it:
+            folders = [e.path for e in it if e.is_dir(follow_symlinks=False)]
+        remove_later(folders)
+
+
+def _folders(top: str, depth: int) -> list[str]:
+    """The folders ``depth`` levels under ``top`` (links and dot-folders, such as the trash, left out)."""
+    found = [top]
+    for _ in range(depth):
+        below = []
+        for folder in found:
+            with os.scandir(folder) as it:
+                below += [e.path for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
+        found = below
+    return found
+
+
+_removers: list[subprocess.Popen[bytes]] = []
+
+
+def remove_later(folders: list[str]) -> None:
+    """Remove ``folders`` in a process of its own, which outlives this one: spawned, not forked,
+    so a large build's memory is not copied for it. Where it cannot be started, here and now."""
+    _removers[:] = [p for p in _removers if p.poll() is None]      # the finished ones reaped
+    code = "import shutil, sys\nfor f in sys.argv[1:]:\n    shutil.rmtree(f, ignore_errors=True)"
+    try:
+        _removers.append(subprocess.Popen([sys.executable, "-I", "-S", "-c", code, *folders],
+                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, start_new_session=True))
+    except OSError:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def league_head(root: Path, slug: str, league_toml: str) -> hashlib._Hash:
