@@ -107,3 +107,29 @@ def test_an_appended_match_remakes_its_players_pages_and_the_standing_of_those_i
     assert {slugs[top], slugs[bottom]} < remade_standing
     assert len(remade_standing) > 10       # passed on their way up and down
     assert_same_as_cold(root, out, tmp_path)
+
+
+def test_a_kept_standing_page_is_remade_exactly_where_what_it_shows_changed(root: Path, tmp_path: Path, big) -> None:
+    """After a match in the middle of the standings: every standing.html whose bytes changed is
+    made again (the key is never coarser than the page), and every other one is kept but the
+    two players' own, whose key also holds their rating."""
+    out = tmp_path / "out"
+    build(root, out)
+    standings = sorted(players_dir(out).glob("*/standing.html"))
+    before = {p: (p.stat().st_ino, p.read_bytes()) for p in standings}
+    with (out / "data/duel/standings.csv").open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    a, b = rows[len(rows) // 3]["player"], rows[2 * len(rows) // 3]["player"]
+    with (root / "matches/duel/g.toml").open("a", encoding="utf-8") as fh:
+        fh.write(elo_match(when(400), b.replace('"', '\\"'), 1, a.replace('"', '\\"'), 0))
+    build(root, out)
+    changed = {p.parent.name for p in standings if p.read_bytes() != before[p][1]}
+    remade = {p.parent.name for p in standings if p.stat().st_ino != before[p][0]}
+    def shown(name: str) -> str:
+        return "<h1>Where " + name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace(
+            '"', "&#34;") + " stands</h1>"
+
+    players = {p.parent.name for p in standings if any(shown(n) in p.read_text(encoding="utf-8") for n in (a, b))}
+    assert len(players) == 2 and changed and changed <= remade
+    assert remade - changed <= players
+    assert_same_as_cold(root, out, tmp_path)
