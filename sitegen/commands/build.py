@@ -30,7 +30,7 @@ from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
 from sitegen.output.memo import Grown, PageMemo, ledger_rows, site_key
-from sitegen.output.write import Output, check_output_folder
+from sitegen.output.write import Output, Span, check_output_folder
 
 if TYPE_CHECKING:
     from sitegen.load.config import Roster
@@ -104,7 +104,7 @@ def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
         if scores is not None:
             scores(league)
         after: dict[str, int] = {}
-        heads: dict[str, Iterator[bytes]] = {}
+        heads: dict[str, Iterator[Span]] = {}
         for table, found in grown.get(slug, {}).items():
             # changes.csv's rows follow from the matches alone; matches.csv's name their files' commits too.
             kept = found.rows if table == "changes" else matches_kept(league, prov, found.held, found.rows)
@@ -120,33 +120,27 @@ def data_files(rated: tuple[RatedLeague, ...], prov: Provenance, roster: Roster,
                 output.add_parts(f"data/{slug}/{name}", content)     # written as it is formatted
 
 
-def _chunks(path: str, size: int = 1 << 20) -> Iterator[bytes]:
+def _head(path: str, lines: int, total: int, size: int = 1 << 20) -> Iterator[Span] | None:
+    """The first ``lines`` lines of a published CSV file of ``total`` lines, as a span of it
+    that the kernel copies (write.py); None where it holds another number of line ends (a
+    quoted cell holding one: its rows are not its lines). Where every line is kept, the whole
+    file is, unread."""
+    if lines == total:
+        return iter([Span(path, os.stat(path).st_size)])
+    ends, offset, cut = 0, 0, -1
     with open(path, "rb") as fh:
         while block := fh.read(size):
-            yield block
-
-
-def _head(path: str, lines: int, total: int, size: int = 1 << 20) -> Iterator[bytes] | None:
-    """The first ``lines`` lines of a published CSV file of ``total`` lines, in parts; None where
-    it holds another number of line ends (a quoted cell holding one: its rows are not its lines)."""
-    if lines == total:
-        return _chunks(path, size)
-    if sum(block.count(b"\n") for block in _chunks(path, size)) != total:
+            count = block.count(b"\n")
+            if cut < 0 and ends + count >= lines:
+                at = -1
+                for _ in range(lines - ends):
+                    at = block.index(b"\n", at + 1)
+                cut = offset + at + 1
+            ends += count
+            offset += len(block)
+    if ends != total:
         return None
-    return _first_lines(path, lines, size)
-
-
-def _first_lines(path: str, lines: int, size: int) -> Iterator[bytes]:
-    for block in _chunks(path, size):
-        ends = block.count(b"\n")
-        if ends >= lines:
-            cut = -1
-            for _ in range(lines):
-                cut = block.index(b"\n", cut + 1)
-            yield block[:cut + 1]
-            return
-        lines -= ends
-        yield block
+    return iter([Span(path, cut if cut >= 0 else offset)])     # fewer line ends than lines: all of it
 
 
 def _growing(rated: tuple[RatedLeague, ...]) -> list[tuple[RatedLeague, str, str]]:

@@ -55,6 +55,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from sitegen.load.problems import InvalidInput, Problem
@@ -238,7 +239,7 @@ class Output:
         path = self.claim(path, replace=replace)
         self.record(path, *self.write(path, content, replace=replace))
 
-    def add_parts(self, path: str, parts: Iterable[bytes]) -> None:
+    def add_parts(self, path: str, parts: Iterable[bytes | Span]) -> None:
         """``add`` for a file given in parts (a big data file), each written as it comes: its
         whole bytes are never held. Linked from the published site where they are its bytes."""
         journal = self.journal
@@ -460,13 +461,26 @@ class Output:
             self._release()
 
 
-def _write(target: str, parts: Iterable[bytes]) -> int:
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A part of a file given in parts (``add_parts``): the first ``size`` bytes of the file at
+    ``path``, copied by the kernel (a grown CSV file's published rows, hundreds of megabytes at
+    a million matches, not read into this process and written out again)."""
+
+    path: str
+    size: int
+
+
+def _write(target: str, parts: Iterable[bytes | Span]) -> int:
     """Create (or truncate) ``target`` and write ``parts`` one after the other, as
     Path.write_bytes writes their bytes, without its buffered file object; the bytes written."""
     size = 0
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
         for part in parts:
+            if isinstance(part, Span):
+                size += _copy(part, fd)
+                continue
             view = memoryview(part)
             size += len(view)
             while view:
@@ -474,6 +488,37 @@ def _write(target: str, parts: Iterable[bytes]) -> int:
     finally:
         os.close(fd)
     return size
+
+
+def _copy(span: Span, fd: int) -> int:
+    """Append the span's bytes to ``fd``: by copy_file_range where the system has it, else read
+    and written a block at a time. A file shorter than the span is an error, as it changed."""
+    left = span.size
+    with open(span.path, "rb") as source:
+        copy = getattr(os, "copy_file_range", None)
+        while left and copy is not None:
+            try:
+                done = copy(source.fileno(), fd, left)
+            except OSError as exc:
+                if left != span.size or exc.errno not in (errno.ENOSYS, errno.EXDEV, errno.EINVAL,
+                                                         errno.EOPNOTSUPP, errno.EPERM):
+                    raise
+                copy = None     # not on this file system: the blocks below
+                break
+            if not done:
+                break
+            left -= done
+        while left:
+            block = source.read(min(left, 1 << 20))
+            if not block:
+                break
+            left -= len(block)
+            view = memoryview(block)
+            while view:
+                view = view[os.write(fd, view):]
+    if left:
+        raise OSError(f"{span.path} is shorter than the {span.size} bytes to copy")
+    return span.size
 
 
 def safe_path(path: str) -> str:
