@@ -60,3 +60,22 @@ def test_a_published_file_is_kept_only_while_it_is_the_file_written(tmp_path: Pa
     assert second.published("q/index.html", st.st_size, st.st_mtime_ns, st.st_ino) is None
     second.discard()
     assert (out / "p/index.html").read_text() == "page"
+
+
+def test_the_stamps_a_build_stores_are_the_next_build_s(tmp_path: Path) -> None:
+    """Stored as plain tuples, read back as stamps; an entry of another form keeps nothing."""
+    from sitegen.load.cache import Cache
+    from sitegen.output.memo import PageMemo, Stamp
+
+    cache = Cache(tmp_path / "cache")
+    memo = PageMemo(cache, tmp_path / "out", "site")
+    memo.new = {"a/index.html": Stamp("k", 3, 10, 20), "b.json": Stamp("j", 0, 11, 21)}
+    memo.new_held = {"b.json": ("held",)}
+    memo.save()
+    again = PageMemo(cache, tmp_path / "out", "site")
+    assert again.old == memo.new and all(type(s) is Stamp for s in again.old.values())
+    assert again.old["a/index.html"].inode == 20 and again.old_held == {"b.json": ("held",)}
+    assert PageMemo(cache, tmp_path / "out", "another site").old == {}
+    cache.put("pages", memo.slot, ("site", {"a/index.html": ("k", 3)}, {}))
+    foreign = PageMemo(cache, tmp_path / "out", "site")
+    assert foreign.old == {} and foreign.old_held == {}

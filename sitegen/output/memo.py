@@ -57,9 +57,9 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 
 
-@dataclass(frozen=True, slots=True)
-class Stamp:
-    """A keyed file as the build left it."""
+class Stamp(NamedTuple):
+    """A keyed file as the build left it. A tuple: tens of thousands are stored after each build
+    and read before the next, as plain tuples (a dataclass's pickling took four times as long)."""
 
     key: str
     size: int
@@ -164,7 +164,13 @@ class PageMemo:
         old = cache.get("pages", self.slot) if cache is not None else None
         valid = (isinstance(old, tuple) and len(old) == 3 and old[0] == site_key and isinstance(old[1], dict)
                  and isinstance(old[2], dict))
-        self.old: dict[str, Stamp] = old[1] if valid and old is not None else {}
+        self.old: dict[str, Stamp] = {}
+        if valid and old is not None:
+            make = Stamp._make
+            try:
+                self.old = {path: make(t) for path, t in old[1].items()}
+            except (TypeError, ValueError):     # another form: nothing is kept
+                valid = False
         self.new: dict[str, Stamp] = {}
         # What a grown file's rows were made from beyond the matches (``written``'s ``held``).
         self.old_held: dict[str, Any] = old[2] if valid and old is not None else {}
@@ -246,7 +252,8 @@ class PageMemo:
 
     def save(self) -> None:
         if self.cache is not None:
-            self.cache.put("pages", self.slot, (self.site_key, self.new, self.new_held))
+            stamps = {path: tuple(stamp) for path, stamp in self.new.items()}
+            self.cache.put("pages", self.slot, (self.site_key, stamps, self.new_held))
 
 
 def _words(words: list[str]) -> bytes:

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 # Pages modelled before they are rendered: bounds the contexts held at once.
 PAGES_AT_ONCE = 4000
+# The size a page worker sends back for a file kept from the build before (``make``).
+KEPT = -1
 
 def system_words(attr: str) -> dict[str, Any]:
     """Every registered system's column labels or decimals (``term_labels``, ``standing_decimals``)
@@ -273,7 +275,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     Made = tuple[list[tuple[str, int, bool, Stamp | None]], Problem | None]
 
     def make(job: Callable[[], list[tuple[Any, ...]]]) -> Made:
-        """Run a job and write its files: (path, size, linked, stamp) of each, or the problem."""
+        """Run a job and write its files: (path, size, linked, stamp) of each, or the problem. A
+        kept file's is (path, KEPT, True, None): its stamp is the build before's, which this
+        process holds (tens of thousands of stamps were sent back from the workers)."""
         try:
             files = job()
         except PageError as exc:
@@ -281,7 +285,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         written: list[tuple[str, int, bool, Stamp | None]] = []
         for path, content, *keyed in files:
             if isinstance(content, Kept):
-                written.append((path, content.stamp.size, True, content.stamp))
+                written.append((path, KEPT, True, None))
                 continue
             size, linked = output.write(path, content)
             stamp = memo.stamp(output, path, keyed[0], size) if keyed and memo is not None else None
@@ -293,6 +297,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         if problem is not None:
             raise InvalidInput([problem])
         for path, size, linked, stamp in written:
+            if size == KEPT and memo is not None:
+                stamp = memo.old[path]
+                size = stamp.size
             output.record(path, size, linked)
             if stamp is not None and memo is not None:
                 memo.new[path] = stamp
