@@ -130,7 +130,7 @@ class LeagueGames:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
-        self.before, self.after = _ratings(league, number, order, match, player, False if one_event else self.event)
+        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event)
         del match, index, player, result
         self.delta = self.after - self.before       # the frame's delta, row for row
         # A period's change is carried by the player's last game in it (views._mark_rated).
@@ -299,12 +299,12 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
 
 
 def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray, player: np.ndarray,
-             event: np.ndarray | bool) -> tuple[np.ndarray, np.ndarray]:
+             event: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Each row's rating before and after, from the ledger's change of the row's player in the
-    row's event (``event``: each row's, or False where each match is one event, in order)."""
+    row's event (``event``: each row's, or None where each match is one event, in order)."""
     events = league.rated.events
     sizes = league.lines.sizes      # type: ignore[union-attr]
-    if event is False and isinstance(events, EventTable) and events.listed and events.rows == len(player) \
+    if event is None and isinstance(events, EventTable) and events.listed and events.rows == len(player) \
             and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(sizes)):
         # Row offsets[k] + i of the columns is player i of match k, which is line offsets[k] + i:
         # each row's own line, with no ledger columns made nor compared.
@@ -312,14 +312,14 @@ def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, matc
     ledger = ledger_columns(league.rated)
     own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
     ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)
-    if event is False and len(ledger_player) == len(player) and np.array_equal(ledger.order, match) \
+    if event is None and len(ledger_player) == len(player) and np.array_equal(ledger.order, match) \
             and np.array_equal(ledger_player, player):
         # Row r of the ledger is line r (each match one event, its players in order).
         at = order
     else:
         n = max(len(number), 1)
         at = _index_of(_wide(ledger.order) * n + ledger_player,
-                       _wide(match[order] if event is False else event) * n + player[order])
+                       _wide(match[order] if event is None else event) * n + player[order])
     return ledger.before[at], ledger.after[at]
 
 
