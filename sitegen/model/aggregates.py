@@ -26,7 +26,8 @@ from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
 from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
 from sitegen.rating.events import EventTable, event_matches, occurrences
-from sitegen.rating.matchcolumns import played_micros
+from sitegen.rating.matchcolumns import MatchColumns
+from sitegen.rating.values import Match
 
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
@@ -140,7 +141,7 @@ class LeagueGames:
         # Each match's time in microseconds (a datetime's own resolution: the chart's ranges),
         # read from the columns the matches are kept as, with no datetime made (a million of them
         # cost a rebuild a third of a second); its month counted from 1970-01 by numpy's calendar.
-        micros = np.asarray(played_micros(league.rated.league.matches), dtype=np.int64)
+        micros = _micros(league.rated.league.matches)
         months = micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
         self.played = micros[self.match]
         del micros
@@ -331,6 +332,15 @@ def _index_of(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
     at = np.minimum(at, max(len(keys) - 1, 0))
     found = by[at] if len(keys) else np.zeros(len(queries), dtype=np.int64)
     return np.where(keys[found] == queries, found, -1) if len(keys) else np.full(len(queries), -1)
+
+
+def _micros(matches: Sequence[Match]) -> np.ndarray:
+    """Each match's time as whole microseconds since 1970 (int64): the kept columns' own, or of a
+    tuple's datetimes through pandas (made in C, a third of a loop of ``micros``' cost)."""
+    if isinstance(matches, MatchColumns):
+        return np.asarray(matches.micros(), dtype=np.int64)
+    import pandas as pd     # a cold build's: its main process has pandas already (model/table.py)
+    return pd.DatetimeIndex([m.played for m in matches]).as_unit("us").asi8.astype(np.int64, copy=False)
 
 
 def _wide(a: np.ndarray) -> np.ndarray:
