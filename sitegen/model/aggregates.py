@@ -20,13 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from sitegen.model.columns import by_player
 from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
 from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
 from sitegen.rating.events import EventTable, event_matches, occurrences
+from sitegen.rating.matchcolumns import MatchColumns
+from sitegen.rating.values import Match
 
 # One period of a player's rating history: (year, month or None, games, end, high, low).
 PeriodRow = tuple[int, int | None, int, float | None, float | None, float | None]
@@ -130,34 +131,22 @@ class LeagueGames:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
-        # Ratings from the ledger: the change of this player in this rating event.
-        ledger = ledger_columns(league.rated)
-        own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
-        ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)
-        if one_event and len(ledger_player) == total and np.array_equal(ledger.order, match) \
-                and np.array_equal(ledger_player, player):
-            # Row r of the ledger is line r (each match one event, its players in order): the
-            # lookup below finds each row's own line.
-            at = order
-        else:
-            n = max(len(self.names), 1)
-            keys = pd.Index(_wide(ledger.order) * n + ledger_player)
-            at = keys.get_indexer(_wide(self.event) * n + self.player)
-            del keys
+        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event)
         del match, index, player, result
-        self.before = ledger.before[at]
-        self.after = ledger.after[at]
         self.delta = self.after - self.before       # the frame's delta, row for row
-        del at, ledger
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
         self.rated = (nxt[0] != self.player) | (nxt[1] != self.event)
         del nxt
-        played = pd.DatetimeIndex([m.played for m in league.rated.league.matches])     # no view made
-        # Each row's time in microseconds (a datetime's own resolution): the chart's ranges.
-        self.played = played.as_unit("us").asi8[self.match]
-        self.year = played.year.to_numpy().astype(np.int32)[self.match]
-        self.month = played.month.to_numpy().astype(np.int8)[self.match]
+        # Each match's time in microseconds (a datetime's own resolution: the chart's ranges),
+        # read from the columns the matches are kept as, with no datetime made (a million of them
+        # cost a rebuild a third of a second); its month counted from 1970-01 by numpy's calendar.
+        micros = _micros(league.rated.league.matches)
+        months = micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
+        self.played = micros[self.match]
+        del micros
+        self.year = (months // 12 + 1970).astype(np.int32)
+        self.month = (months % 12 + 1).astype(np.int8)
 
     # --- record and streaks ---------------------------------------------------------------
 
@@ -210,6 +199,7 @@ class LeagueGames:
             ratings[last < 0] = np.nan
         else:
             # pandas skips NaN in last, max, min, and leaves NaN where a period has no rated game.
+            import pandas as pd     # only here: a rebuild's main process need not import it
             stats = pd.DataFrame({"group": group, "after": after}).groupby("group", sort=True)["after"].agg(
                 ["last", "max", "min"])
             ratings = stats[["last", "max", "min"]].to_numpy()
@@ -236,8 +226,8 @@ class LeagueGames:
         n = len(self.names)
         pair = _wide(self.player) * n + self.player[other]
         # The rows are by player: a stable sort of the pairs merges runs, and keeps each pair's
-        # rows in row order.
-        perm = np.argsort(pair, kind="stable")
+        # rows in row order (of int32 where the pairs fit, a fifth faster).
+        perm = np.argsort(pair.astype(np.int32) if n * n < 2 ** 31 else pair, kind="stable")
         pair = pair[perm]
         first = np.r_[True, pair[1:] != pair[:-1]] if len(pair) else np.zeros(0, dtype=bool)
         group = np.cumsum(first) - 1            # each sorted row's pair
@@ -309,6 +299,50 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
     return out
 
 
+def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray, player: np.ndarray,
+             event: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's rating before and after, from the ledger's change of the row's player in the
+    row's event (``event``: each row's, or None where each match is one event, in order)."""
+    events = league.rated.events
+    sizes = league.lines.sizes      # type: ignore[union-attr]
+    if event is None and isinstance(events, EventTable) and events.listed and events.rows == len(player) \
+            and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(sizes)):
+        # Row offsets[k] + i of the columns is player i of match k, which is line offsets[k] + i:
+        # each row's own line, with no ledger columns made nor compared.
+        return events.float_befores()[order], events.after.astype(np.float64)[order]
+    ledger = ledger_columns(league.rated)
+    own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
+    ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)
+    if event is None and len(ledger_player) == len(player) and np.array_equal(ledger.order, match) \
+            and np.array_equal(ledger_player, player):
+        # Row r of the ledger is line r (each match one event, its players in order).
+        at = order
+    else:
+        n = max(len(number), 1)
+        at = _index_of(_wide(ledger.order) * n + ledger_player,
+                       _wide(match[order] if event is None else event) * n + player[order])
+    return ledger.before[at], ledger.after[at]
+
+
+def _index_of(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """The position of each query among the distinct ``keys``, -1 where it is not one of them
+    (pandas' Index.get_indexer, by a sort)."""
+    by = np.argsort(keys, kind="stable")
+    at = np.searchsorted(keys[by], queries)
+    at = np.minimum(at, max(len(keys) - 1, 0))
+    found = by[at] if len(keys) else np.zeros(len(queries), dtype=np.int64)
+    return np.where(keys[found] == queries, found, -1) if len(keys) else np.full(len(queries), -1)
+
+
+def _micros(matches: Sequence[Match]) -> np.ndarray:
+    """Each match's time as whole microseconds since 1970 (int64): the kept columns' own, or of a
+    tuple's datetimes through pandas (made in C, a third of a loop of ``micros``' cost)."""
+    if isinstance(matches, MatchColumns):
+        return np.asarray(matches.micros(), dtype=np.int64)
+    import pandas as pd     # a cold build's: its main process has pandas already (model/table.py)
+    return pd.DatetimeIndex([m.played for m in matches]).as_unit("us").asi8.astype(np.int64, copy=False)
+
+
 def _wide(a: np.ndarray) -> np.ndarray:
     """An index column as int64, for a product with a count that may pass int32."""
     return a.astype(np.int64, copy=False)
@@ -333,7 +367,9 @@ def start_ratings(league: LeagueView, before_events: int) -> dict[str, float]:
         if not head.any():
             return {}
         player = ledger.player[head]
-        last = ~pd.Series(player).duplicated(keep="last").to_numpy()
+        # Each player's last row among them, in row order.
+        last = np.zeros(len(player), dtype=bool)
+        last[np.sort(occurrences(player, len(ledger.names))[2])] = True
         ratings = ledger.after[head][last].tolist()
         names, who = ledger.names, player[last].tolist()
     if league.integer:
