@@ -54,9 +54,10 @@ typecheck: install-test
 	$(VENV)/bin/mypy
 
 # Both cores (pytest-xdist); a module's tests stay on one worker, so its built site and browser are shared.
+# Modules are handed out slowest first (SLOWEST_FIRST in tests/conftest.py), not by their number of tests.
 # The slowest tests are listed at the end: the suite must stay under 15 minutes on two cores.
 test: install-test chromium lint typecheck lint-workflows
-	$(PY) -m pytest -q -n 2 --dist loadfile --durations=15
+	$(PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 # How a build scales (scripts/bench.py): elo leagues of 10k, 100k and 1M matches, a 10k-match
 # battle royale, the demo site, and the rating engines against openskill, glicko2 and trueskill;

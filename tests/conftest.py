@@ -33,6 +33,28 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SMALL = Path(__file__).resolve().parent / "fixtures" / "small"
 
 
+# make test runs `pytest -n 2 --dist loadfile --no-loadscope-reorder`: each module is one unit
+# of work for a worker, and the units are handed out in the order the tests are collected,
+# to whichever worker is free first. The slowest modules come first, so that no long one
+# starts near the end while the other worker has nothing left to do: heaviest first, by their
+# measured times on two cores (only the order counts); the rest after them as collected.
+SLOWEST_FIRST = [
+    "test_browser.py", "test_browser_quality.py", "test_fuzz.py", "test_kept_pages.py", "test_search_kept.py",
+    "test_scores_kept.py", "test_site_reproducible.py", "test_output_safety.py", "test_views_columns.py",
+    "test_incremental.py", "test_browser_player.py", "test_provenance.py", "test_grown_files.py",
+    "test_validate_fast.py", "test_browser_search.py", "test_kernels_elo.py", "test_views_listed.py",
+    "test_honest_ranks.py", "test_serve.py", "test_cli.py", "test_standing_page.py", "test_scale.py",
+    "test_search_feeds.py", "test_browser_predict.py", "test_accuracy.py", "test_workflows.py",
+    "test_ledger_table.py", "test_browser_board.py", "test_events.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
+    # A stable sort: each module's tests stay together and in their own order.
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     """A copy of the small fixture site (every system), without any build cache it holds;

@@ -44,6 +44,22 @@ def match(i: int, players: tuple[str, ...], entries: tuple[dict[str, Any], ...],
                  extra or {})
 
 
+# The strategies drawn for every match of a league, made once (hypothesis validates each new
+# strategy, which cost more than the drawing): the same draws, in the same order.
+PAIRS = st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True)
+SCORES = st.sampled_from([1, 0.5, 0])
+COIN = st.booleans()
+SEASONS = st.sampled_from(["2024", "2025"])
+WEIGHTS = st.sampled_from([0.5, 2])
+GOALS, GOALS_B, PINGS = st.integers(0, 20), st.integers(0, 19), st.integers(0, 200)
+TEAMS_OF_PLAYERS = st.lists(st.sampled_from(NAMES), min_size=2, max_size=6, unique=True)
+PLACES_OF_TEAMS = st.integers(1, 3)
+DUELS_TO_FOURS = st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique=True)
+GLICKO_SCORES = st.integers(0, 5)
+HOURS = st.sampled_from([5, 30])
+LOBBIES = st.lists(st.sampled_from(NAMES), min_size=2, max_size=len(NAMES), unique=True)
+
+
 @st.composite
 def elo_leagues(draw: st.DrawFn) -> tuple[Elo, list[Match]]:
     home_adv = draw(st.sampled_from([0, 100]))
@@ -52,17 +68,17 @@ def elo_leagues(draw: st.DrawFn) -> tuple[Elo, list[Match]]:
                  starts={"Ann": 1600, "Bo": 1450.5})
     matches = []
     for i in range(draw(st.integers(0, 40))):
-        a, b = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
-        s = draw(st.sampled_from([1, 0.5, 0]))
+        a, b = draw(PAIRS)
+        s = draw(SCORES)
         extra: dict[str, Any] = {}
-        if draw(st.booleans()):
+        if draw(COIN):
             extra["challenger"] = draw(st.sampled_from([a, b]))
-        if draw(st.booleans()):
+        if draw(COIN):
             extra["home"] = draw(st.sampled_from([a, b]))
-        if draw(st.booleans()):
-            extra["season"] = draw(st.sampled_from(["2024", "2025"]))
-        if draw(st.booleans()):
-            extra["weight"] = draw(st.sampled_from([0.5, 2]))
+        if draw(COIN):
+            extra["season"] = draw(SEASONS)
+        if draw(COIN):
+            extra["weight"] = draw(WEIGHTS)
         matches.append(match(i, (a, b), ({"score": s}, {"score": 1 - s}), extra))
     return system, matches
 
@@ -71,10 +87,10 @@ def elo_leagues(draw: st.DrawFn) -> tuple[Elo, list[Match]]:
 def lunaro_leagues(draw: st.DrawFn) -> tuple[Lunaro, list[Match]]:
     matches = []
     for i in range(draw(st.integers(0, 40))):
-        a, b = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
-        ga, gb = draw(st.integers(0, 20)), draw(st.integers(0, 19))
-        matches.append(match(i, (a, b), ({"goals": ga, "ping": draw(st.integers(0, 200))},
-                                         {"goals": gb, "ping": draw(st.integers(0, 200))})))
+        a, b = draw(PAIRS)
+        ga, gb = draw(GOALS), draw(GOALS_B)
+        matches.append(match(i, (a, b), ({"goals": ga, "ping": draw(PINGS)},
+                                         {"goals": gb, "ping": draw(PINGS)})))
     return Lunaro(starts={"Cy": 1700}), matches
 
 
@@ -83,9 +99,9 @@ def openskill_leagues(draw: st.DrawFn) -> tuple[OpenSkill, list[Match]]:
     system = OpenSkill()
     matches = []
     for i in range(draw(st.integers(0, 30))):
-        players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=6, unique=True))
+        players = draw(TEAMS_OF_PLAYERS)
         teams = draw(st.integers(2, len(players)))
-        raw = {"teams": [{"place": draw(st.integers(1, 3)), "players": [{"name": p} for p in players[t::teams]]}
+        raw = {"teams": [{"place": draw(PLACES_OF_TEAMS), "players": [{"name": p} for p in players[t::teams]]}
                          for t in range(teams)]}
         parsed = system.parse_match(raw, lambda path, message: pytest.fail(f"{path}: {message}"))
         assert parsed is not None
@@ -98,9 +114,9 @@ def glicko2_leagues(draw: st.DrawFn) -> tuple[Glicko2, list[Match]]:
     system = Glicko2(period=draw(st.sampled_from(["match", "day", "week"])))
     matches = []
     for i in range(draw(st.integers(0, 30))):
-        players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique=True))
-        entries = tuple({"score": draw(st.integers(0, 5))} for _ in players)
-        matches.append(match(i, tuple(players), entries, hours=draw(st.sampled_from([5, 30]))))
+        players = draw(DUELS_TO_FOURS)
+        entries = tuple({"score": draw(GLICKO_SCORES)} for _ in players)
+        matches.append(match(i, tuple(players), entries, hours=draw(HOURS)))
     return system, matches
 
 
@@ -113,7 +129,7 @@ def placement_leagues(draw: st.DrawFn) -> tuple[Placement, list[Match]]:
                        starts=draw(st.sampled_from([{}, {"Ann": 2200, "Bo": 2400.0, "Cy": -50.5}])))
     matches = []
     for i in range(draw(st.integers(0, 30))):
-        players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=len(NAMES), unique=True))
+        players = draw(LOBBIES)
         places = draw(st.lists(st.integers(1, 4), min_size=len(players), max_size=len(players)))
         matches.append(match(i, tuple(players), tuple({"place": p} for p in places)))
     return system, matches

@@ -177,6 +177,21 @@ def match(i: int, players: tuple[str, str], entries: tuple[dict[str, Any], dict[
     return Match(f"m{i}", START + timedelta(hours=i), "games.toml", i + 1, None, players, entries, extra or {})
 
 
+# The strategies drawn for every match of a league, made once (hypothesis validates each new
+# strategy, which cost more than the drawing): the same draws, in the same order.
+PAIRS = st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True)
+SCORES = st.sampled_from([1, 0.5, 0, 1.0, 0.0])
+LOW_POINTS = st.sampled_from([0, 1, 2.5, 7])
+MARGINS = st.sampled_from([0, 1, 3, 28.5])
+SEASONS = st.sampled_from(["2023", "2024", "2025-26"])
+WEIGHTS = st.sampled_from([1, 0.5, 2, 1000, 3.25])
+COIN = st.booleans()
+GOALS = st.integers(0, 22)
+GOALS_AFTER_20 = st.integers(0, 19)
+HOSTS = st.sampled_from([None, 0, 1])
+PINGS = st.sampled_from([0, 1, 35, 180, 1_000_000])
+
+
 @st.composite
 def elo_leagues(draw: st.DrawFn) -> tuple[Elo, list[Match]]:
     margin = draw(st.sampled_from(["none", "538-nfl", "538-nba"]))
@@ -198,19 +213,18 @@ def elo_leagues(draw: st.DrawFn) -> tuple[Elo, list[Match]]:
         starts=starts)
     matches = []
     for i in range(draw(st.integers(1, 30))):
-        a, b = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
-        s = draw(st.sampled_from([1, 0.5, 0, 1.0, 0.0]))
+        a, b = draw(PAIRS)
+        s = draw(SCORES)
         ea: dict[str, Any] = {"score": s}
         eb: dict[str, Any] = {"score": 1 - s}
         if margin != "none":
-            low = draw(st.sampled_from([0, 1, 2.5, 7]))
-            high = low if s == 0.5 else low + draw(st.sampled_from([0, 1, 3, 28.5]))
+            low = draw(LOW_POINTS)
+            high = low if s == 0.5 else low + draw(MARGINS)
             ea["points"], eb["points"] = (high, low) if s == 1 else (low, high) if s == 0 else (low, low)
         extra: dict[str, Any] = {}
         for key, value in (("challenger", st.sampled_from([a, b])), ("home", st.sampled_from([a, b])),
-                           ("season", st.sampled_from(["2023", "2024", "2025-26"])),
-                           ("weight", st.sampled_from([1, 0.5, 2, 1000, 3.25]))):
-            if draw(st.booleans()):
+                           ("season", SEASONS), ("weight", WEIGHTS)):
+            if draw(COIN):
                 extra[key] = draw(value)
         matches.append(match(i, (a, b), (ea, eb), extra))
     return system, matches
@@ -228,11 +242,11 @@ def lunaro_leagues(draw: st.DrawFn) -> tuple[Lunaro, list[Match]]:
                     starts=starts)
     matches = []
     for i in range(draw(st.integers(1, 30))):
-        a, b = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True))
-        ga = draw(st.integers(0, 22))
-        gb = draw(st.integers(0, 19 if ga >= 20 else 22))
-        host = draw(st.sampled_from([None, 0, 1]))
-        pings = [0 if host == k else draw(st.sampled_from([0, 1, 35, 180, 1_000_000])) for k in (0, 1)]
+        a, b = draw(PAIRS)
+        ga = draw(GOALS)
+        gb = draw(GOALS_AFTER_20 if ga >= 20 else GOALS)
+        host = draw(HOSTS)
+        pings = [0 if host == k else draw(PINGS) for k in (0, 1)]
         matches.append(match(i, (a, b), ({"goals": ga, "ping": pings[0], "host": host == 0},
                                          {"goals": gb, "ping": pings[1], "host": host == 1})))
     return system, matches

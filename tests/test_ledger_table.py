@@ -147,13 +147,23 @@ def test_ledger_columns_are_the_frames_columns(rated):
     assert_columns_are_the_frames(rated)
 
 
-def test_ledger_columns_from_the_rating_columns_are_the_frames():
-    """Leagues rated into columns (elo, lunaro, placement) read them without a frame."""
-    from sitegen.rating.events import EventTable
+@pytest.fixture(scope="module")
+def demo_rated():
+    """The repository's demo checked and rated once a module; each call gives its leagues with
+    caches of their own, empty, as a fresh rating leaves them."""
+    from dataclasses import replace
+
     from helpers import REPO
     from sitegen.commands.build import check, rate
+    rated = rate(check(REPO, cache=False))
+    return lambda: [replace(league, cache={}) for league in rated]
+
+
+def test_ledger_columns_from_the_rating_columns_are_the_frames(demo_rated):
+    """Leagues rated into columns (elo, lunaro, placement) read them without a frame."""
+    from sitegen.rating.events import EventTable
     tables = 0
-    for rated in rate(check(REPO, cache=False)):
+    for rated in demo_rated():
         tables += isinstance(rated.events, EventTable)
         assert_columns_are_the_frames(rated)
     assert tables
@@ -334,15 +344,13 @@ def test_demo_leagues_careers_equal_the_loops():
         assert_careers_match_loops(lv)
 
 
-def test_changes_rows_that_follow_are_the_whole_file_s_rows():
+def test_changes_rows_that_follow_are_the_whole_file_s_rows(demo_rated):
     """changes.csv's rows from any row on (what a grown file adds, output/memo.py), made from the
     rating columns without the whole frame, are the whole file's rows from there, byte for byte."""
     from sitegen.rating.events import EventTable
-    from helpers import REPO
-    from sitegen.commands.build import check, rate
     from sitegen.model.table import LEDGER, release_ledger_frame, table_csv_parts
     tables = 0
-    for rated in rate(check(REPO, cache=False)):
+    for rated in demo_rated():
         if not isinstance(rated.events, EventTable):
             continue
         tables += 1

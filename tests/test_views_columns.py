@@ -54,12 +54,27 @@ def leagues(root: Path):
     return site, rate(site)
 
 
+@pytest.fixture(scope="module")
+def rated_once():
+    """``leagues(root)`` checked and rated once a module for each root (the demo takes a while);
+    each call returns the leagues with caches of their own, empty, as a fresh rating leaves them."""
+    done: dict[Path, tuple] = {}
+
+    def _leagues(root: Path):
+        if root not in done:
+            done[root] = leagues(root)
+        site, rated = done[root]
+        return site, [replace(league, cache={}) for league in rated]
+
+    return _leagues
+
+
 @pytest.mark.parametrize("held", [True, False], ids=["lines held", "lines read when asked"])
 @pytest.mark.parametrize("root", [FIXTURES / "small", FIXTURES / "hostile", REPO], ids=["small", "hostile", "demo"])
-def test_column_views_are_the_views_of_the_events(root, held, monkeypatch):
+def test_column_views_are_the_views_of_the_events(root, held, monkeypatch, rated_once):
     # Lines are read from the columns when asked past scale.HELD_LINES appearances: both ways here.
     monkeypatch.setattr(scale, "HELD_LINES", 10 ** 9 if held else 0)
-    site, rated = leagues(root)
+    site, rated = rated_once(root)
     tables = 0
     for league in rated:
         view = league_view(league, site.roster)
