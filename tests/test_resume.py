@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pickle
 import shutil
+from array import array
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ from sitegen.rating import arrays, elo_kernel
 from sitegen.rating.base import Match, RatingDiverged
 from sitegen.rating.elo import Elo
 from sitegen.rating.events import EventTable
+from sitegen.rating.matchcolumns import MATCH_FIELDS, MatchColumns, micros
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 LADDER = Path("matches/ladder/2024/april.toml")
@@ -92,6 +95,46 @@ def test_a_rating_taken_up_is_the_whole_rating(kernel_mode: str, league: tuple[E
     # And ``rate`` is the whole replay's events.
     if whole[0] == "rated":
         assert table_bits(system.rate(matches)) == whole[1]       # type: ignore[arg-type]
+
+
+def as_columns(matches: list[Match]) -> MatchColumns:
+    """The matches as a rebuild holds the kept ones (rating/matchcolumns.py), times and
+    positions in arrays of machine words."""
+    c = {name: list(map(attrgetter(name), matches)) for name in MATCH_FIELDS}
+    return MatchColumns(c["id"], array("q", map(micros, c["played"])), c["file"], array("q", c["position"]),
+                        c["notes"], c["players"], c["entries"], c["extra"], c["line"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(elo_leagues(), st.data())
+def test_a_rating_of_columns_is_the_rating_of_their_matches(kernel_mode: str, league: tuple[Elo, list[Match]],
+                                                            data: st.DataObject) -> None:
+    """Rated from the league's columns (no match made but the ones replayed) or from a list of its
+    matches, cold or taken up at a cut: the same events, ids, times, columns, state and
+    standings, to the bit."""
+    system, matches = league
+    cut = data.draw(st.integers(0, len(matches)))
+
+    def rated(held: Any) -> tuple[Any, ...]:
+        try:
+            _, before = elo_kernel.rate_from(system, matches[:cut], None)     # the last build's
+        except RatingDiverged as exc:
+            return ("diverged early", exc.event)
+        before = pickle.loads(pickle.dumps(before, protocol=pickle.HIGHEST_PROTOCOL))
+        got = outcome(lambda: elo_kernel.rate_from(system, held, before))
+        table = elo_kernel.rate_from(system, held, before)[0] if got[0] == "rated" else None
+        standings = None if table is None else (repr(system.standings(table)), repr(system.standings(list(table))))
+        return got, standings
+
+    columns = as_columns(matches)
+    from_list, from_columns = rated(list(matches)), rated(columns)
+    assert from_columns == from_list
+    if from_list[0] != "diverged early" and from_list[1] is not None:
+        assert from_list[1][0] == from_list[1][1]       # the standings from the columns are the events'
+        # The columns' path: only the tail's matches made (a long one is made at once, as a slice
+        # of most of the columns is).
+        if len(matches) - cut <= len(matches) // 8:
+            assert columns._every is None and len(columns._made) <= len(matches) - cut
 
 
 @settings(max_examples=100, deadline=None)

@@ -30,7 +30,7 @@ import numpy as np
 
 from sitegen.load.cache import Cache, league_head
 from sitegen.load.filekeys import checked_key, text_of
-from sitegen.rating.matchcolumns import column
+from sitegen.rating.matchcolumns import column, fields
 
 if TYPE_CHECKING:
     from sitegen.load.validate import League
@@ -71,11 +71,11 @@ def match_identities(root: Path, league: League, cache: Cache | None) -> np.ndar
     matches = league.matches
     # Each match's file (by number, in order of first use) and position there, from the columns
     # (rating/matchcolumns.py): no match made.
-    files = column(matches, "file")
+    files = fields(matches, "file")
     number = {f: k for k, f in enumerate(dict.fromkeys(files))}
     of_file = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(matches))
-    positions = column(matches, "position")
-    position = np.array(positions, dtype=np.int64)
+    positions = fields(matches, "position")
+    position = np.asarray(positions, dtype=np.int64)       # machine words where the column is
     lines_of: list[int | None] | None = None
     order = np.argsort(of_file, kind="stable")
     bounds = np.searchsorted(of_file[order], np.arange(len(number) + 1))

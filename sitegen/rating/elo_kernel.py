@@ -20,6 +20,7 @@ import numpy as np
 
 from sitegen.rating import arrays
 from sitegen.rating.events import EventTable, Term
+from sitegen.rating.matchcolumns import column, fields
 from sitegen.rating.values import Match, RatingDiverged, RatingEvent
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ DONE, NOT_FINITE, MARGIN_DOMAIN = 0, 1, 2
 # Home column: neutral ground, the first listed player at home, the second.
 NEUTRAL, HOME_A, HOME_B = 0, 1, 2
 MARGIN_CODES = {"none": 0, "538-nfl": 1, "538-nba": 2}
-ENTRIES, EXTRA, ID, PLAYED, PLAYERS = map(attrgetter, ("entries", "extra", "id", "played", "players"))
+ENTRIES = attrgetter("entries")
 FIRST, SECOND = itemgetter(0), itemgetter(1)
 
 
@@ -181,8 +182,10 @@ class EloColumns:
 
 
 def with_keys(matches: Sequence[Match]) -> list[int]:
-    """The positions of the matches that have system keys, in order."""
-    return np.flatnonzero(np.fromiter(map(len, map(EXTRA, matches)), dtype=np.int64, count=len(matches))).tolist()
+    """The positions of the matches that have system keys, in order (from the extra column where
+    the matches are columns: no match made)."""
+    return np.flatnonzero(np.fromiter(map(len, fields(matches, "extra")), dtype=np.int64,
+                                      count=len(matches))).tolist()
 
 
 def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
@@ -437,17 +440,20 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
     # A first match starts from the rating as given (an int stays an int in the ledger).
     first = np.flatnonzero(rows(first_a, first_b)).tolist()
     exact = {r: cols.starts[p] for r, p in zip(first, pair[first].tolist())}
-    ids = list(map(ID, matches))
+    # The fields read of every match come from the league's columns where it holds them
+    # (rating/matchcolumns.py): a rebuild makes no Match of its million kept ones here.
+    ids = column(matches, "id")
+    extra = fields(matches, "extra")
     keyed = with_keys(matches)
     s_a, exp_a = cols.s_a, np.asarray(e, dtype=np.float64)
     challenger: list[Any] = [None] * n
     home: list[Any] = [None] * n
     if system.k_of == "challenger":     # the first listed player but where the match names another
-        challenger = list(map(FIRST, map(PLAYERS, matches)))
+        challenger = list(map(FIRST, fields(matches, "players")))
         for i in keyed:
-            challenger[i] = matches[i].extra.get("challenger") or challenger[i]
+            challenger[i] = extra[i].get("challenger") or challenger[i]
     for i in keyed:
-        home[i] = matches[i].extra.get("home")
+        home[i] = extra[i].get("home")
     terms = {
         "expected": Term(rows(exp_a, 1.0 - exp_a)), "score": Term(rows(s_a, 1.0 - s_a)), "k": Term(rows(ka, kb)),
         "challenger": Term(challenger, per_event=True),
@@ -456,7 +462,7 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
         "weight": Term(cols.weight, per_event=True),
         "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
     }
-    return EventTable(ids, list(map(PLAYED, matches)), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
+    return EventTable(ids, column(matches, "played"), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
                       pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact, listed=True)
 
 

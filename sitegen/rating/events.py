@@ -214,6 +214,14 @@ class EventTable(Sequence[RatingEvent]):
         changes = self.changes_at(rows)
         return {c.player: c for c in changes}, {c.player: n for c, n in zip(changes, counts.tolist())}
 
+    def last_afters(self) -> list[tuple[str, Any, int]]:
+        """Each player's name, rating after their last change and number of changes, in
+        ``last_changes``' order: the standings, without a Change made of every player's."""
+        rows, counts = self.last_rows()
+        names = self.names
+        return list(zip([names[p] for p in self.player[rows].tolist()], self.after[rows].tolist(),
+                        counts.tolist()))
+
     def tail(self, start: int) -> EventTable:
         """Events ``start`` on, as a table of their own: the same events, value for value, their
         rows counted from the first of them; the names are all kept, so player indices stay.

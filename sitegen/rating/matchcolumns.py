@@ -73,6 +73,10 @@ class MatchColumns(Sequence[Match]):
             return list(self._played)
         return list(self._columns[name])
 
+    def field(self, name: str) -> Sequence[Any]:
+        """The column of ``name`` itself (not the time): read, never written, no list copied."""
+        return self._columns[name]
+
     def __len__(self) -> int:
         return len(self._micros)
 
@@ -155,6 +159,14 @@ def column(matches: Sequence[Match], name: str) -> list[Any]:
     ``matches`` holds them, without a match made."""
     if isinstance(matches, MatchColumns):
         return matches.column(name)
+    return list(map(attrgetter(name), matches))
+
+
+def fields(matches: Sequence[Match], name: str) -> Sequence[Any]:
+    """``column``, read only: the column itself where ``matches`` holds them as columns (no
+    copy), else a list of the field; never written by the caller."""
+    if isinstance(matches, MatchColumns):
+        return matches.field(name)
     return list(map(attrgetter(name), matches))
 
 

@@ -347,6 +347,9 @@ class MatchSystem:
         return None
 
     def standings(self, events: Sequence[RatingEvent]) -> list[Standing]:
+        afters = getattr(events, "last_afters", None)       # an events.EventTable: from its columns
+        if afters is not None:
+            return [Standing(p, after, n) for p, after, n in afters()]
         last, count = last_ratings(events)
         return [Standing(p, c.after, count[p]) for p, c in last.items()]
 
