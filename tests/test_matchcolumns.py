@@ -106,6 +106,8 @@ def test_the_columns_behave_as_the_tuple_of_their_matches(matches, keys, one_at_
         assert s != list(t) and (not t or (s != t[:-1] and t[:-1] != s))
         assert _hashed(s) == _hashed(t)        # a TypeError where a match holds a dict, as ever
         assert pickle.loads(pickle.dumps(s)) == t
+        assert s + t[:1] == t + t[:1] and t[:1] + s == t[:1] + t and s + s == t + t
+        assert type(s + ()) is tuple and type(() + s) is tuple
         assert all(m in s for m in t) and (not t or s.index(t[-1]) == t.index(t[-1]))
         for name in MATCH_FIELDS:
             assert column(s, name) == column(t, name) == [getattr(m, name) for m in t]

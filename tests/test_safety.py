@@ -339,7 +339,7 @@ def test_an_internal_error_exits_3_with_one_line_and_the_debug_hint(tmp_path, mo
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr("sitegen.commands.build.rate_league", broken)
+    monkeypatch.setattr("sitegen.commands.build.rated_league", broken)
     for command in (["build", "--root", str(root)], ["check", "--root", str(root)]):
         monkeypatch.delenv("SITEGEN_DEBUG", raising=False)
         code = cli.main(command)

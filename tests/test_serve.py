@@ -50,14 +50,14 @@ import sitegen.commands.build as _build
 _rate = _build.rate
 
 
-def rate(site):
+def rate(site, *args, **kwargs):
     pyproject = site.root / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     if "# break: runtime" in text:
         raise RuntimeError("a rebuild that breaks")
     if "# break: oserror" in text:
         raise OSError(errno.EIO, "Input/output error", str(site.root / "pyproject.toml"))
-    return _rate(site)
+    return _rate(site, *args, **kwargs)
 
 
 _build.rate = rate

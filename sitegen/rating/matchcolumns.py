@@ -147,6 +147,19 @@ class MatchColumns(Sequence[Match]):
     def __hash__(self) -> int:
         return hash(self.every())
 
+    # Joined with a tuple (a match added to a league, as a tuple of matches is), a tuple.
+    def __add__(self, other: object) -> tuple[Match, ...]:
+        if isinstance(other, MatchColumns):
+            other = other.every()
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return self.every() + other
+
+    def __radd__(self, other: object) -> tuple[Match, ...]:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return other + self.every()
+
     def __repr__(self) -> str:
         return repr(self.every())
 
