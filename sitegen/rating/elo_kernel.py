@@ -223,26 +223,26 @@ def encode(system: Elo, matches: Sequence[Match]) -> EloColumns:
     return EloColumns(names, starts, a, b, s_a, chall_b, home, weight, pts_a, pts_b, season_of, tuple(seasons))
 
 
+def _numbered(before: Sequence[Any], met: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
+    """``before`` with the values of ``met`` it lacks appended in order, and each of ``met``'s
+    number in it."""
+    known = list(before)
+    number = dict(zip(known, range(len(known))))
+    for value in met:
+        if value not in number:
+            number[value] = len(known)
+            known.append(value)
+    return known, np.array([number[value] for value in met], dtype=np.int64)
+
+
 def encode_after(system: Elo, tail: Sequence[Match], names: Sequence[str], seasons: Sequence[Any]) -> EloColumns:
     """The columns of the matches that follow a history whose players were ``names`` and seasons
     ``seasons`` (each in order of first appearance): the players and seasons met since are
     numbered after them, in the order they are met, so that the history's columns followed by
     these are ``encode``'s of every match (``joined``)."""
     cols = encode(system, tail)
-    known = list(names)
-    player_of = dict(zip(known, range(len(known))))
-    for p in cols.names:
-        if p not in player_of:
-            player_of[p] = len(known)
-            known.append(p)
-    every = list(seasons)
-    season_at = dict(zip(every, range(len(every))))
-    for s in cols.seasons:
-        if s not in season_at:
-            season_at[s] = len(every)
-            every.append(s)
-    player = np.array([player_of[p] for p in cols.names], dtype=np.int64)
-    renumber = np.array([season_at[s] for s in cols.seasons], dtype=np.int64)
+    known, player = _numbered(names, cols.names)
+    every, renumber = _numbered(seasons, cols.seasons)
     season_of = cols.season_of.copy()
     named = season_of >= 0
     season_of[named] = renumber[season_of[named]]
