@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_incremental import APPENDED, FIXTURE, LADDER
 from test_kernels_elo import elo_leagues
 
 from sitegen.commands.build import build, check
@@ -35,17 +36,6 @@ from sitegen.rating.base import Match, RatingDiverged
 from sitegen.rating.elo import Elo
 from sitegen.rating.events import EventTable
 from sitegen.rating.matchcolumns import MATCH_FIELDS, MatchColumns, micros
-
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
-LADDER = Path("matches/ladder/2024/april.toml")
-APPENDED = """
-[[match]]
-played = 2024-06-01T19:00:00Z
-players = [
-  { name = "Ana", score = 0 },
-  { name = "Dee", score = 1 },
-]
-"""
 
 
 def bits(x: Any) -> Any:
