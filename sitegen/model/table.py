@@ -20,10 +20,14 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import repeat
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
+
+# pandas is imported by the functions that make or read a frame: a rebuild that makes none (the
+# ledger frame is a cold build's) does not import it, 0.4-1 s of its start.
+if TYPE_CHECKING:
+    import pandas as pd
 
 from sitegen.load.validate import NAME_KEYS
 from sitegen.model.history import RatedLeague
@@ -39,6 +43,7 @@ RATING_COLUMNS = ("rating_before", "rating_after", "delta")
 def utc_times(times: list[datetime]) -> pd.DatetimeIndex:
     """Times as datetime64[us, UTC]: microseconds reach every date a match may have (years 1000
     to 9998), where pandas' default nanoseconds end in 2262."""
+    import pandas as pd
     naive = np.array([t.astimezone(timezone.utc).replace(tzinfo=None) for t in times], dtype="datetime64[us]")
     return pd.DatetimeIndex(naive).tz_localize("UTC")
 
@@ -67,6 +72,7 @@ def ledger_columns(rated: RatedLeague) -> LedgerColumns:
     if isinstance(events, EventTable):
         return LedgerColumns(events.event_of_rows(), events.player, events.names, events.float_befores(),
                              events.after.astype(np.float64))
+    import pandas as pd
     frame = ledger_frame(rated)
     codes, names = pd.factorize(frame["player"].astype(object))
     return LedgerColumns(frame["order"].to_numpy(), codes, tuple(names.tolist()),
@@ -87,10 +93,10 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 
     Built once per league and kept in ``rated.cache``: callers must not modify it.
     """
-
     cached = rated.cache.get(LEDGER)
     if cached is not None:
         return cached
+    import pandas as pd
     system = rated.league.config.system
     terms = ledger_terms(system)
     events = rated.events
@@ -128,6 +134,7 @@ def ledger_frame(rated: RatedLeague) -> pd.DataFrame:
 def _columns_frame(events: EventTable, terms: Sequence[str], start: int = 0) -> pd.DataFrame:
     """``ledger_frame`` from the rating's columns: the same frame, no Change made; its rows from
     ``start`` on (numbered from there)."""
+    import pandas as pd
     # Only the rows from ``start`` and their events are read: the rows that follow a published
     # changes.csv are a few of millions.
     order = events.event_of_rows(np.arange(start, events.rows, dtype=np.int64)) if start else events.event_of_rows()
@@ -162,6 +169,7 @@ _TEXTS = {type(None), str}
 def _term_column(name: str, values: list[Any]) -> Any:
     """Numbers (and None) as float64, as changes.csv writes every number term; names as text,
     also where no match gave one (a league without a home player still has a text column)."""
+    import pandas as pd
     kinds = set(map(type, values))      # in C; the exact types decide most columns at once
     if name not in NAME_KEYS and (kinds <= _NUMBERS or all(v is None or isinstance(v, (int, float))
                                                           for v in values)):
@@ -420,12 +428,14 @@ def to_parquet(frame: pd.DataFrame) -> bytes:
 
 def _texts(values: Any) -> list[str | None]:
     """A pandas text column as Python values: str, None where missing."""
+    import pandas as pd
     series = pd.Series(values, copy=False)
     return series.astype(object).where(series.notna(), None).tolist()
 
 
 def changes_columns(rated: RatedLeague, start: int = 0) -> ColumnTable:
     """changes.csv (docs/auditors) from the ledger frame; its rows from ``start`` on."""
+    import pandas as pd
     system = rated.league.config.system
     events = rated.events
     if start and isinstance(events, EventTable) and LEDGER not in rated.cache:
@@ -483,6 +493,7 @@ def parquet_frames(rated: RatedLeague, matches: ColumnTable,
     precision, ``played`` as datetime64[us, UTC], ratings as float64 (a lunaro rating whole,
     as the CSV writes it), names as strings, an empty field as null. Only ``tables`` are built:
     a million matches' frames are copies of hundreds of megabytes."""
+    import pandas as pd
     system = rated.league.config.system
     out: dict[str, pd.DataFrame] = {}
     if "standings" in tables:

@@ -2,16 +2,21 @@
 
 Each kind of chart is built with Altair once per build; a page only adds its
 own rows as a named dataset. Building one Altair object per player costs
-milliseconds each, which is minutes for a large league.
+milliseconds each, which is minutes for a large league. The specs every build
+draws (rating history, distribution, calibration) are kept in the build cache
+under Altair's version (``load_specs``): importing Altair is 0.5-1 s of a
+rebuild's start, and a rebuild that finds them there does not import it.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-from typing import Any
+from collections.abc import Callable
+from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
 
-import altair as alt
+if TYPE_CHECKING:
+    from sitegen.load.cache import Cache
 
 HISTORY = "history"
 # Labels and titles at 12 px (Vega's default is 10 and 11): readable on a phone.
@@ -23,12 +28,12 @@ FIRST_WITH_YEAR = ("datum.index === 0 && indexof(datum.label, utcFormat(datum.va
                    " ? datum.label + ' ' + utcFormat(datum.value, '%Y') : datum.label")
 
 
-def _configured(chart) -> dict[str, Any]:
+def _configured(chart: Any) -> dict[str, Any]:
     return chart.configure_axis(**FONT).configure_legend(**LEGEND_FONT).to_dict()
 
 
-@functools.cache
-def _history_spec() -> dict[str, Any]:
+def _make_history() -> dict[str, Any]:
+    import altair as alt
     data = alt.Data(name=HISTORY)
     # Times in UTC, as everywhere else on the site; Vega would otherwise show the viewer's local time.
     by_date = alt.X("date:T", title=None, axis=alt.Axis(labelOverlap=True, tickCount=6, labelExpr=FIRST_WITH_YEAR),
@@ -70,13 +75,14 @@ HISTORY_SPEC = "assets/history.vl.json"
 
 def history_spec() -> dict[str, Any]:
     """The rating-history spec with an empty dataset, the same for every player."""
-    spec = copy.copy(_history_spec())
+    spec = copy.copy(_spec("history"))
     spec["datasets"] = {HISTORY: []}
     return spec
 
 
 def curve_chart(curve) -> dict[str, Any]:
     """A spec page's characteristic curve (``curves.Curve``): one line per series."""
+    import altair as alt
     data = alt.Data(values=[dict(r) for r in curve.rows])
     color = alt.Color("series:N", title=curve.series_title or None, sort=curve.series,
                       legend=alt.Legend(orient="bottom", direction="vertical") if len(curve.series) > 1 else None)
@@ -95,8 +101,8 @@ def curve_chart(curve) -> dict[str, Any]:
 DISTRIBUTION = "distribution"
 
 
-@functools.cache
-def _distribution_spec() -> dict[str, Any]:
+def _make_distribution() -> dict[str, Any]:
+    import altair as alt
     data = alt.Data(name=DISTRIBUTION)
     chart = alt.Chart(data).mark_bar(binSpacing=1).encode(
         x=alt.X("low:Q", bin="binned", title="Rating", axis=alt.Axis(labelOverlap=True)),
@@ -111,7 +117,7 @@ def _distribution_spec() -> dict[str, Any]:
 
 def distribution_chart(bins) -> dict[str, Any]:
     """A league's rating histogram (``board.Bin`` values, computed once for the chart and its table)."""
-    spec = copy.copy(_distribution_spec())
+    spec = copy.copy(_spec("distribution"))
     if bins:
         # Ticks on the bin bounds: the x encoding is copied, the shared spec left as it is.
         x = {**spec["encoding"]["x"], "bin": {"binned": True, "step": round(bins[0].high - bins[0].low, 9)}}
@@ -125,8 +131,8 @@ def distribution_chart(bins) -> dict[str, Any]:
 CALIBRATION = "calibration"
 
 
-@functools.cache
-def _calibration_spec() -> dict[str, Any]:
+def _make_calibration() -> dict[str, Any]:
+    import altair as alt
     data = alt.Data(name=CALIBRATION)
     percent = alt.Scale(domain=[0, 1], nice=False)
     x = alt.X("predicted:Q", title="Predicted chance", scale=percent, axis=alt.Axis(format="%", tickCount=5))
@@ -147,9 +153,38 @@ def _calibration_spec() -> dict[str, Any]:
 def calibration_chart(bins) -> dict[str, Any]:
     """A league's calibration (``accuracy.CalibrationBin`` values): mean predicted chance of
     each bin against its mean result, the empty bins left out, beside the diagonal."""
-    spec = copy.copy(_calibration_spec())
+    spec = copy.copy(_spec("calibration"))
     spec["datasets"] = {**spec.get("datasets", {}), CALIBRATION: [
         {"predicted": round(b.predicted, 6), "observed": round(b.observed, 6), "predictions": b.predictions,
          "range": f"{b.low:.0%} to {b.high:.0%}"}
         for b in bins if b.predictions]}
     return spec
+
+
+# --- the shared specs, made once per build or read from the cache ----------------------------
+
+_MAKERS: dict[str, Callable[[], dict[str, Any]]] = {
+    "history": _make_history, "distribution": _make_distribution, "calibration": _make_calibration}
+_made: dict[str, dict[str, Any]] = {}       # read, never written, by the callers (they copy)
+
+
+def _spec(kind: str) -> dict[str, Any]:
+    spec = _made.get(kind)
+    if spec is None:
+        spec = _made[kind] = _MAKERS[kind]()
+    return spec
+
+
+def load_specs(cache: Cache | None) -> None:
+    """Make every shared spec now, before page workers are forked (they inherit them), taken
+    from the build cache where an earlier build with this Altair left them. The key names
+    Altair's version: another Altair may write another spec (the cache's keys cover sitegen's
+    own code already)."""
+    key = f"altair {version('altair')}"
+    held = cache.get("charts", key) if cache is not None else None
+    if isinstance(held, dict) and set(held) == set(_MAKERS):
+        _made.update(held)
+        return
+    specs = {kind: _spec(kind) for kind in _MAKERS}
+    if cache is not None:
+        cache.put("charts", key, specs)

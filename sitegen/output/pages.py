@@ -17,7 +17,7 @@ from sitegen.model.career import LeagueCareers
 from sitegen.model.board import build_board
 from sitegen.output import preview
 from sitegen.model.baselines import cached_compare, compare
-from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec
+from sitegen.output.charts import HISTORY_SPEC, calibration_chart, distribution_chart, history_spec, load_specs
 from sitegen.load.config import base_url_problem, normalize_base_url
 from sitegen.output.content import ContentPage, render_pages
 from sitegen.output.feeds import league_feed, site_feed, write_feeds
@@ -142,6 +142,9 @@ class Beside:
     ratings replayed with the default parameters) start once the leagues are rated."""
 
     def __init__(self, site: "Site", cache: "Cache | None" = None) -> None:
+        # The shared chart specs first, so that every process forked from here has them (and,
+        # where they were made now, Altair imported once, here).
+        load_specs(cache)
         # With the build cache, a content page rendered before from the same inputs is not rendered again.
         self.content = Background(lambda: render_pages(site.content, [lg.config for lg in site.leagues], cache))
         self.intervals: Background | None = None
