@@ -5,7 +5,7 @@ build costs. Cases, run one at a time, each build in a child process with a time
 
     elo-10k, elo-100k, elo-1m   1v1 elo leagues of 10k / 100k / 1M matches (1k / 5k / 10k players)
     placement-10k               battle royale: 10k matches in 100-player lobbies, 2,000 players
-    demo                        this repository's demo site (matches/, content/)
+    demo                        this repository's demo site (matches/, content/), built without its cache
     engines                     each rating system's math alone against openskill, glicko2, trueskill
 
 For each league: the wall and CPU time of every build stage (the hooks of
@@ -18,7 +18,7 @@ cold build; the rebuild uses the build cache the cold build left in the generate
     python scripts/bench.py --quick               # the 10k leagues only (make bench-quick)
     python scripts/bench.py --skip-1m --json bench.json
     python scripts/bench.py --cases elo-100k,engines
-    python scripts/bench.py --root .              # one existing site (cold build into a fresh folder)
+    python scripts/bench.py --root .              # one existing site (cold build into a fresh folder, no cache)
     python scripts/bench.py --matches 50000 --players 2000 --system lunaro   # one custom league
 """
 
@@ -138,9 +138,10 @@ def _clock() -> tuple[float, float]:
     return time.perf_counter(), t.user + t.system + t.children_user + t.children_system
 
 
-def child(site: Path, out: Path) -> dict[str, Any]:
+def child(site: Path, out: Path, cache: bool = True) -> dict[str, Any]:
     """Build ``site`` into ``out`` in this process: each stage's wall and CPU seconds, taken
-    from the progress hooks that `sitegen build` reports its stages through."""
+    from the progress hooks that `sitegen build` reports its stages through. ``cache``: the
+    build reads and writes the site's build cache (else as `sitegen build --no-cache`)."""
     marks: list[tuple[str, float, float]] = [("start-up (imports)", *_clock())]
     sys.path.insert(0, str(ROOT))
     from sitegen.commands.build import build
@@ -204,7 +205,7 @@ def child(site: Path, out: Path) -> dict[str, Any]:
         if hasattr(pages, attr):
             setattr(pages, attr, marked(getattr(pages, attr), before, after))
     with reporting(Marks()):
-        output = build(site, out)
+        output = build(site, out, cache=cache)
     mark("end")
     stages = [{"stage": a[0], "wall_s": b[1] - a[1], "cpu_s": b[2] - a[2]} for a, b in zip(marks, marks[1:])]
     return {"stages": stages, "files": len(output.sizes), "bytes": sum(output.sizes.values()),
@@ -231,10 +232,13 @@ def default_max_rss() -> float:
         return 8192.0
 
 
-def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = None) -> dict[str, Any]:
+def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = None,
+              cache: bool = True) -> dict[str, Any]:
     """One build in a child process: its report, or why there is none (timeout, memory, failure)."""
     max_rss = default_max_rss() if max_rss is None else max_rss
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(site), str(out)]
+    if not cache:
+        cmd.append("--child-no-cache")
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         t = time.perf_counter()
         # A session of its own: a build stopped takes the processes it started with it.
@@ -268,13 +272,15 @@ def run_build(site: Path, out: Path, timeout: float, max_rss: float | None = Non
 
 
 def bench_site(name: str, site: Path, out: Path, timeout: float, matches: int | None = None,
-               rebuild: Any = None, max_rss: float | None = None) -> dict[str, Any]:
+               rebuild: Any = None, max_rss: float | None = None, cache: bool = True) -> dict[str, Any]:
     """Cold build into a fresh folder; then, if ``rebuild`` (a function that edits the site) is
-    given, a build after it into the same folder."""
+    given, a build after it into the same folder. Without ``cache``, the cold build neither
+    reads nor writes the site's build cache: an existing site's cache (the demo's, left by
+    `make site`) would make it a rebuild."""
     if out.exists():
         shutil.rmtree(out)
     print(f"[{name}] cold build…", flush=True)
-    result: dict[str, Any] = {"case": name, "matches": matches, "cold": run_build(site, out, timeout, max_rss)}
+    result: dict[str, Any] = {"case": name, "matches": matches, "cold": run_build(site, out, timeout, max_rss, cache)}
     cold = result["cold"]
     if matches and cold["status"] == "ok":
         cold["bytes_per_match"] = cold["bytes"] / matches
@@ -393,9 +399,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine-lobbies", type=int, default=1_000, help="lobbies of the engine comparison")
     ap.add_argument("--dir", type=Path, default=ROOT / "bench-out")
     ap.add_argument("--child", nargs=2, type=Path, metavar=("SITE", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--child-no-cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        print(json.dumps(child(*args.child)), flush=True)
+        print(json.dumps(child(*args.child, cache=not args.child_no_cache)), flush=True)
         sys.stderr.flush()
         os._exit(0)             # as `sitegen build` ends (cli.script), not freeing the build's models
     if args.timeout is None:
@@ -428,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         elif case in ("demo", "root"):
             site = ROOT if case == "demo" else args.root.resolve()
             results.append(bench_site(case if case == "demo" else str(args.root), site, work / "root-out",
-                                      args.timeout, max_rss=args.max_rss))
+                                      args.timeout, max_rss=args.max_rss, cache=False))
             print(stage_table(results[-1]), flush=True)
         elif case == "engines":
             import bench_engines

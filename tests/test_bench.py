@@ -146,3 +146,14 @@ def test_engine_matches_are_valid_for_each_system():
         assert len(events) == 40 and all(len(m.players) == 2 for m in matches)
     with pytest.raises(ValueError, match="bench match 1 of elo"):
         engines.prepared(SYSTEMS["elo"](), [{"players": [{"name": "A", "score": 2}, {"name": "B", "score": 0}]}])
+
+
+def test_a_build_without_the_cache_neither_reads_nor_writes_it(bench, tmp_path):
+    # The demo's cold build: the repository's own cache (left by `make site`) would make it a rebuild.
+    site = tmp_path / "site"
+    bench.generate(site, 40, 8, "elo")
+    result = bench.run_build(site, tmp_path / "out", timeout=120, cache=False)
+    assert result["status"] == "ok" and result["files"] > 0
+    assert not (site / ".sitegen-cache").exists()
+    assert bench.run_build(site, tmp_path / "out", timeout=120)["status"] == "ok"
+    assert (site / ".sitegen-cache").is_dir()
