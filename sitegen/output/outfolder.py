@@ -90,22 +90,22 @@ def _is_git_dir(path: Path) -> bool:
 
 def _git_inside(folder: Path) -> Path | None:
     """The first ``.git`` (folder, file or link) anywhere under ``folder``; links are not followed."""
-    pending = [folder]
+    # Paths as strings: a big site's output has tens of thousands of folders to look in.
+    pending = [str(folder)]
     while pending:
         current = pending.pop()
         try:
             with os.scandir(current) as it:
-                entries = list(it)
+                for entry in it:
+                    if entry.name == ".git":
+                        return Path(entry.path)
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(entry.path)
+                    except OSError:
+                        pass
         except OSError:
             continue
-        for entry in entries:
-            if entry.name == ".git":
-                return Path(entry.path)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(Path(entry.path))
-            except OSError:
-                pass
     return None
 
 
