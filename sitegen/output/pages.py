@@ -315,7 +315,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
 
     def flush() -> None:
         """Hand the queued pages to the workers, once the batch before is done: this process
-        models the next pages (the next league's board, its players' jobs) meanwhile."""
+        models the next pages (the next league's board, its players' jobs) meanwhile. The
+        pages' folders are made here first, while the batch before is still made."""
+        output.make_folders()
         settle()
         if pending:
             jobs = pending[:]
