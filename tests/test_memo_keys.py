@@ -12,7 +12,7 @@ from sitegen.model.forecast import LeagueForecast, PoolRow, PoolView
 from sitegen.model.pools import Opponent, Pool
 from sitegen.model.predict import NEAREST, LeaguePredictor, rating_order
 from sitegen.model.views import Link
-from sitegen.output.memo import drawn_pool_key, nearest_key, pool_key
+from sitegen.output.memo import drawn_pool_key, nearest_key, page_key, pool_key, standing_key
 
 # Few distinct values, so that two draws are often equal or differ in one place; names with
 # NUL, quotes and lone surrogates reach the forms' fallbacks.
@@ -176,3 +176,17 @@ def test_a_drawn_pool_s_key_follows_each_value_it_is_made_from() -> None:
     # The page's key names its player; the pool's is the same for another's of the same values.
     assert drawn_pool_key(Pool("you", 1495.0, (two,), (one,), one), 100.0, 30) == key
     assert drawn_pool_key(None, 100.0, 30) is None
+
+
+parts = st.tuples(names, numbers, st.one_of(st.none(), st.integers(0, 3)), names)
+blobs = st.one_of(st.none(), st.sampled_from([b"", b"\0", b"\0-", b"\0+", b"x" * 32, b")\0"]), st.binary(max_size=40))
+texts = st.one_of(st.none(), st.lists(names, max_size=3).map("\0".join), st.text(max_size=6))
+
+
+@settings(max_examples=600, deadline=None)
+@given(parts, blobs, texts, parts, blobs, texts)
+def test_a_standing_key_tells_apart_what_the_plain_key_of_its_values_does(
+        a: tuple, pool_a: bytes | None, near_a: str | None, b: tuple, pool_b: bytes | None, near_b: str | None) -> None:
+    """Its pool digest and nearest players' text hashed as they are, not by their reprs."""
+    same = standing_key(a, pool_a, near_a) == standing_key(b, pool_b, near_b)
+    assert same == (page_key(*a, pool_a, near_a) == page_key(*b, pool_b, near_b))

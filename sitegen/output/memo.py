@@ -322,3 +322,13 @@ def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
 def page_key(*parts: Any) -> str:
     """A key from values whose repr says all a page shows of them."""
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+
+
+def standing_key(parts: tuple[Any, ...], pool: bytes | None, nearest: str | None) -> str:
+    """``page_key(*parts, pool, nearest)`` for where a player stands, without the repr of the
+    pool's digest and of the nearest players' text (some two thousand characters, NULs
+    escaped one by one): each is hashed as it is, after a tag and its length."""
+    h = hashlib.sha256(repr(parts).encode("utf-8"))
+    for blob in (pool, None if nearest is None else nearest.encode("utf-8", "surrogatepass")):
+        h.update(b"\0-" if blob is None else b"\0+" + len(blob).to_bytes(8, "little") + blob)
+    return h.hexdigest()

@@ -39,7 +39,8 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key, page_key
+from sitegen.output.memo import (Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key,
+                                 page_key, standing_key)
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -418,10 +419,11 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             key = None
             if prefixes is not None and memo is not None:
                 movement = standing.movement
-                key = page_key(known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
-                               standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                               drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
-                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                key = standing_key(
+                    (known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
+                     standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank),
+                    drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 kept = memo.keep(output, path, key)
                 if kept is not None:
                     return [(path, kept)]
@@ -464,10 +466,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 data_key = page_key(known, data_path, pv.name, last, len(games))
                 tier = pv.tier
                 # Where the player stands, on the page itself in a league that is not big.
-                stands = () if compact else (
-                    pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
+                stands = () if compact else (standing_key(
+                    (pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank),
                     drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
-                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None),)
                 key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region,
                                pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
                                pv.peak, pv.lowest,
