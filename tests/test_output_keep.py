@@ -49,6 +49,25 @@ def test_the_folders_of_claimed_files_are_made_at_once_in_path_order_and_not_aga
     output.discard()
 
 
+def test_folders_another_process_made_are_noted_with_their_parents_and_not_made_again(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    from sitegen.output.parallel import Background
+
+    output = write.Output(tmp_path / "out")
+    stage = output.staging()
+    made = Background(lambda: output.make_folders(["p/b/c", "p/a"])).result()
+    assert made == ["p/a", "p/b/c"] and (stage / "p/b/c").is_dir()
+    output.folders_made(made)
+    calls: list[str] = []
+    mkdir = os.mkdir
+    monkeypatch.setattr(write.os, "mkdir", lambda path, *a, **k: (calls.append(path), mkdir(path, *a, **k)))
+    for path in ("p/a/x.html", "p/b/c/y.html", "p/b/z.html", "top.html"):
+        output.add(path, path)
+    assert calls == []
+    assert (stage / "p/b/z.html").read_text() == "p/b/z.html"
+    output.discard()
+
+
 def test_a_folder_another_process_made_is_taken_and_a_file_in_its_way_is_not(tmp_path: Path) -> None:
     output = write.Output(tmp_path / "out")
     stage = output.staging()

@@ -120,6 +120,17 @@ def last_positions(lv: LeagueView) -> list[int]:
     return [cast(MatchViews, g.matches).positions[-1] for g in lv.groups]
 
 
+def page_folders(leagues: list[LeagueView], big: Mapping[str, bool]) -> list[str]:
+    """The staging folders of the leagues' match-file pages and players' files (``_render_site``)."""
+    folders = []
+    for lv in leagues:
+        folders += [g.url.rstrip("/") for g in lv.groups]
+        folders += [pv.url.rstrip("/") for pv in lv.leaderboard]
+        if not big[lv.config.slug]:     # a big league's players have no opponents page
+            folders += [f"{pv.url}opponents" for pv in lv.leaderboard]
+    return folders
+
+
 def search_keys(root: Any, leagues: list[LeagueView], memo: PageMemo,
                 lasts: Mapping[str, list[int]]) -> dict[str, list[tuple[Any, ...]]]:
     """The key of each match-file page's search record (a big league's) where the league's pages
@@ -209,6 +220,13 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # search index alike; and where a league's pages are kept (output/memo.py), the positions
     # of its match-file pages' last matches, whose prefixes key those pages and their search records.
     big = {lv.config.slug: is_big(lv.rated) for lv in leagues}
+    # Their pages' staging folders, thousands in a big league, are made by a process of its own
+    # while this one models the pages; the first batch handed to the workers waits for them.
+    folders = page_folders(leagues, big)
+    making: list[Background] = []
+    if len(folders) >= parallel.MIN_PAGES:
+        making.append(Background(lambda: output.make_folders(folders)))
+        children.append(making[0])
     lasts: dict[str, list[int]] = {}
     if memo is not None:
         for lv in leagues:
@@ -318,6 +336,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         """Hand the queued pages to the workers, once the batch before is done: this process
         models the next pages (the next league's board, its players' jobs) meanwhile. The
         pages' folders are made here first, while the batch before is still made."""
+        while making:
+            output.folders_made(making.pop().result())
         output.make_folders()
         settle()
         if pending:

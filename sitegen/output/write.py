@@ -274,16 +274,27 @@ class Output:
             self._unmade.add(folder)
         return path
 
-    def make_folders(self) -> None:
-        """Make the staging folders of every file claimed so far, in path order (a folder before
-        those it holds), here: before page workers fork to write into them. Two workers each
-        making their own pages' folders wait on each other for the one folder holding a big
-        league's ten thousand player folders."""
-        stage = self._stage_text
-        for folder in sorted(self._unmade):
+    def make_folders(self, folders: Iterable[str] | None = None) -> list[str]:
+        """Make staging folders, in path order (a folder before those it holds): ``folders``, or
+        those of every file claimed so far, here, before page workers fork to write into them
+        (two workers each making their own pages' folders wait on each other for the one folder
+        holding a big league's ten thousand player folders). Returns the folders made, which a
+        process of its own that made them tells this one (``folders_made``)."""
+        stage = self._stage_text or str(self._stage())
+        wanted = sorted(self._unmade if folders is None else folders)
+        for folder in wanted:
             if folder not in self._folders:
                 self._folder(stage, folder)
-        self._unmade.clear()
+        if folders is None:
+            self._unmade.clear()
+        return wanted
+
+    def folders_made(self, folders: Iterable[str]) -> None:
+        """Note staging folders that another process made (``make_folders`` there), with their parents."""
+        for folder in folders:
+            while folder not in self._folders:
+                self._folders.add(folder)
+                folder = folder.rpartition("/")[0]
 
     def write(self, path: str, content: str | bytes, *, replace: bool = False) -> tuple[int, bool]:
         """Put a claimed file in the staging folder: (its size, whether it was linked from the
