@@ -1,6 +1,7 @@
-"""The compact forms a kept page's key hashes (output/memo.py pool_key, nearest_key) tell two
-inputs apart exactly where the plain values' reprs do; a drawn pool's (drawn_pool_key) wherever
-the views made from them differ."""
+"""The compact forms a kept page's key hashes (output/memo.py pool_key) tell two inputs apart
+exactly where the plain values' reprs do; a drawn pool's (drawn_pool_key) wherever the views made
+from them differ; the nearest players' (nearest_key) wherever the states the predictions are made
+from differ."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from hypothesis import strategies as st
 
 from sitegen.model.forecast import LeagueForecast, PoolRow, PoolView
 from sitegen.model.pools import Opponent, Pool
+from sitegen.model.predict import NEAREST, LeaguePredictor, rating_order
 from sitegen.model.views import Link
-from sitegen.output.memo import drawn_pool_key, nearest_key, pool_key
+from sitegen.output.memo import drawn_pool_key, nearest_key, page_key, pool_key, standing_key
 
 # Few distinct values, so that two draws are often equal or differ in one place; names with
 # NUL, quotes and lone surrogates reach the forms' fallbacks.
@@ -51,37 +53,62 @@ def test_a_nan_is_never_kept_for_another_value() -> None:
     assert pool_key(PoolView((row,), None, 1.0, 1)) != pool_key(PoolView((other,), None, 1.0, 1))
 
 
-class Predictor:
-    """model/predict.LeaguePredictor's ``nearest_inputs``: a player's state and its neighbours'."""
-
-    def __init__(self, inputs: dict[str, list[tuple[str, dict]]]) -> None:
-        self.inputs = inputs
-
-    def nearest_inputs(self, name: str) -> list[tuple[str, dict]]:
-        return self.inputs[name]
+def predictor(states: dict[str, dict]) -> LeaguePredictor:
+    return LeaguePredictor(None, states, "", rating_order(states))
 
 
-states = st.dictionaries(st.sampled_from(["r", "games", "master", "rd"]),
-                         st.one_of(numbers, st.booleans(), names), max_size=3)
-nearest = st.lists(st.tuples(names, states), max_size=4, unique_by=lambda pair: pair[0])   # a name once
+# Leagues of a few players on few ratings (ties, and windows reaching both ends), or a few
+# dozen (windows inside the league); a second build moves, adds or drops a few of them.
+league_states = st.one_of(
+    st.dictionaries(st.sampled_from([f"P{i}" for i in range(8)]),
+                    st.fixed_dictionaries({"r": st.sampled_from([1.0, 2.0, 3.0, 2.5]), "games": st.integers(0, 2)}),
+                    max_size=8),
+    st.dictionaries(st.sampled_from([f"P{i:02d}" for i in range(60)]),
+                    st.fixed_dictionaries({"r": st.floats(0, 60, width=16), "games": st.integers(0, 1)}),
+                    min_size=2 * NEAREST, max_size=60))
+
+
+@st.composite
+def two_builds(draw: st.DrawFn) -> tuple[dict[str, dict], dict[str, dict]]:
+    a = draw(league_states)
+    b = {name: dict(state) for name, state in a.items()}
+    for _ in range(draw(st.integers(0, 3))):
+        what = draw(st.sampled_from(["rating", "games", "add", "drop"]) if b else st.just("add"))
+        name = draw(st.sampled_from(sorted(b))) if what != "add" else f"N{len(b)}"
+        if what == "drop":
+            del b[name]
+        elif what == "add":
+            b[name] = {"r": draw(st.sampled_from([1.0, 2.0, 30.0])), "games": 0}
+        else:
+            b[name][what if what == "games" else "r"] = draw(st.sampled_from([0, 1.0, 2.0, 2.5, 30.0]))
+    return a, b
 
 
 @settings(max_examples=400, deadline=None)
-@given(nearest, nearest)
-def test_nearest_keys_differ_where_the_states_do(a: list, b: list) -> None:
-    # Each a league of its own: a league's states are the same objects all build long.
-    key_a = nearest_key(Predictor({"me": a}), "me", {})
-    key_b = nearest_key(Predictor({"me": b}), "me", {})
-    assert (key_a == key_b) == (repr(a) == repr(b))
+@given(two_builds())
+def test_nearest_keys_are_equal_only_where_the_predictions_inputs_are(builds: tuple) -> None:
+    """The key reads a window of the rating order, not the nearest players themselves: where two
+    builds' keys are equal, so are the states each player's predictions are made from."""
+    a, b = (predictor(states) for states in builds)
+    seen_a: dict[str, str] = {}
+    seen_b: dict[str, str] = {}
+    for name in a.states.keys() | b.states.keys() | {"nobody"}:
+        key_a, key_b = nearest_key(a, name, seen_a), nearest_key(b, name, seen_b)
+        assert key_a == nearest_key(a, name, {})        # the texts made once are each name's own
+        if key_a == key_b:
+            assert repr(a.nearest_inputs(name)) == repr(b.nearest_inputs(name))
+        if repr(builds[0]) == repr(builds[1]):
+            assert key_a == key_b
 
 
-def test_a_state_s_repr_is_made_once_a_league_and_stays_its_own() -> None:
-    shared = {"r": 1500.0, "games": 3}
-    league = {"P1": [("P1", shared), ("P2", {"r": 1.0})], "P2": [("P2", {"r": 1.0}), ("P1", shared)]}
-    seen: dict[str, str] = {}
-    first, second = (nearest_key(Predictor(league), name, seen) for name in ("P1", "P2"))
-    assert set(seen) == {"P1", "P2"}
-    assert first == nearest_key(Predictor(league), "P1", {}) != second
+def test_a_nearest_key_follows_each_state_it_holds() -> None:
+    states = {f"P{i:02d}": {"r": float(i), "games": 1} for i in range(40)}
+    before = {name: nearest_key(predictor(states), name, {}) for name in states}
+    moved = {**states, "P20": {"r": 20.0, "games": 2}}
+    after = {name: nearest_key(predictor(moved), name, {}) for name in states}
+    # P20 is among the nearest of the players ten places either side of it, and only theirs.
+    assert {name for name in states if before[name] != after[name]} == {f"P{i:02d}" for i in range(10, 31)}
+    assert nearest_key(predictor(states), "nobody", {}) == ""
 
 
 opponents = st.builds(Opponent, names, numbers)
@@ -149,3 +176,17 @@ def test_a_drawn_pool_s_key_follows_each_value_it_is_made_from() -> None:
     # The page's key names its player; the pool's is the same for another's of the same values.
     assert drawn_pool_key(Pool("you", 1495.0, (two,), (one,), one), 100.0, 30) == key
     assert drawn_pool_key(None, 100.0, 30) is None
+
+
+parts = st.tuples(names, numbers, st.one_of(st.none(), st.integers(0, 3)), names)
+blobs = st.one_of(st.none(), st.sampled_from([b"", b"\0", b"\0-", b"\0+", b"x" * 32, b")\0"]), st.binary(max_size=40))
+texts = st.one_of(st.none(), st.lists(names, max_size=3).map("\0".join), st.text(max_size=6))
+
+
+@settings(max_examples=600, deadline=None)
+@given(parts, blobs, texts, parts, blobs, texts)
+def test_a_standing_key_tells_apart_what_the_plain_key_of_its_values_does(
+        a: tuple, pool_a: bytes | None, near_a: str | None, b: tuple, pool_b: bytes | None, near_b: str | None) -> None:
+    """Its pool digest and nearest players' text hashed as they are, not by their reprs."""
+    same = standing_key(a, pool_a, near_a) == standing_key(b, pool_b, near_b)
+    assert same == (page_key(*a, pool_a, near_a) == page_key(*b, pool_b, near_b))

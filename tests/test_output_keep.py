@@ -26,6 +26,48 @@ def test_staging_folders_are_made_parents_first_and_once(tmp_path: Path, monkeyp
         assert Path(stage, path).read_text() == path
 
 
+def test_the_folders_of_claimed_files_are_made_at_once_in_path_order_and_not_again(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """``make_folders`` makes them before page workers fork: a worker then makes none."""
+    output = write.Output(tmp_path / "out")
+    stage = str(output.staging())
+    (Path(stage) / "x").mkdir()                 # made by a process of its own (the search index's)
+    made: list[str] = []
+    mkdir = os.mkdir
+    monkeypatch.setattr(write.os, "mkdir", lambda path, *a, **k: (made.append(path), mkdir(path, *a, **k)))
+    paths = ["p/z/index.html", "p/a/index.html", "p/z/games.json", "x/y/page.html", "top.html", "p/a/b/c.html"]
+    for path in paths:
+        output.claim(path)
+    output.make_folders()
+    assert [p[len(stage) + 1:] for p in made] == ["p", "p/a", "p/a/b", "p/z", "x", "x/y"]
+    made.clear()
+    for path in paths:
+        output.record(path, *output.write(path, path))
+    output.make_folders()
+    assert made == []
+    assert all(Path(stage, path).read_text() == path for path in paths)
+    output.discard()
+
+
+def test_folders_another_process_made_are_noted_with_their_parents_and_not_made_again(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    from sitegen.output.parallel import Background
+
+    output = write.Output(tmp_path / "out")
+    stage = output.staging()
+    made = Background(lambda: output.make_folders(["p/b/c", "p/a"])).result()
+    assert made == ["p/a", "p/b/c"] and (stage / "p/b/c").is_dir()
+    output.folders_made(made)
+    calls: list[str] = []
+    mkdir = os.mkdir
+    monkeypatch.setattr(write.os, "mkdir", lambda path, *a, **k: (calls.append(path), mkdir(path, *a, **k)))
+    for path in ("p/a/x.html", "p/b/c/y.html", "p/b/z.html", "top.html"):
+        output.add(path, path)
+    assert calls == []
+    assert (stage / "p/b/z.html").read_text() == "p/b/z.html"
+    output.discard()
+
+
 def test_a_folder_another_process_made_is_taken_and_a_file_in_its_way_is_not(tmp_path: Path) -> None:
     output = write.Output(tmp_path / "out")
     stage = output.staging()

@@ -44,6 +44,7 @@ import numpy as np
 from sitegen.load.blocks import match_identities, prefix_identities
 from sitegen.load.cache import Cache, code_digest, digest
 from sitegen.model.history import IDENTITIES, RatedLeague, one_event_per_match
+from sitegen.model.predict import NEAREST
 from sitegen.rating.events import EventTable
 from sitegen.rating.matchcolumns import column
 
@@ -295,15 +296,25 @@ def drawn_pool_key(pool: Any, deviation: float, size: int) -> bytes | None:
 
 
 def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
-    """What a player page's predictions are made from (model/predict.py ``nearest_inputs``): the
-    player's state and each nearest one's, each state's repr made once (``seen``, one a league:
-    the states do not change in a build), though each is among the nearest of some twenty players. A
-    repr holds no NUL character, so NUL joins them unambiguously."""
-    out = []
-    for other, state in predictor.nearest_inputs(name):
+    """What a player page's predictions are made from (model/predict.py ``nearest_inputs``),
+    without finding the nearest players: the ``NEAREST`` players either side of the player
+    in the league's rating order, the player's offset among them and each one's state. The
+    nearest are found from that window alone (a walk outwards from the player, at most
+    ``NEAREST`` steps each way, reading only (rating, name) in that order), so an equal window
+    holds the same nearest players with the same states. A name's text is made once a league
+    (``seen``: the states do not change in a build), though each is in the windows of some
+    twenty players. A repr holds no NUL character, so NUL joins them unambiguously."""
+    if name not in predictor.states:
+        return ""
+    ordered, position = predictor.order
+    states = predictor.states
+    at = position[name]
+    lo = max(0, at - NEAREST)
+    out = [str(at - lo)]
+    for _, other in ordered[lo:at + NEAREST + 1]:
         text = seen.get(other)
         if text is None:
-            text = seen[other] = repr((other, state))
+            text = seen[other] = repr((other, states[other]))
         out.append(text)
     return "\0".join(out)
 
@@ -311,3 +322,13 @@ def nearest_key(predictor: Any, name: str, seen: dict[str, str]) -> str:
 def page_key(*parts: Any) -> str:
     """A key from values whose repr says all a page shows of them."""
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+
+
+def standing_key(parts: tuple[Any, ...], pool: bytes | None, nearest: str | None) -> str:
+    """``page_key(*parts, pool, nearest)`` for where a player stands, without the repr of the
+    pool's digest and of the nearest players' text (some two thousand characters, NULs
+    escaped one by one): each is hashed as it is, after a tag and its length."""
+    h = hashlib.sha256(repr(parts).encode("utf-8"))
+    for blob in (pool, None if nearest is None else nearest.encode("utf-8", "surrogatepass")):
+        h.update(b"\0-" if blob is None else b"\0+" + len(blob).to_bytes(8, "little") + blob)
+    return h.hexdigest()

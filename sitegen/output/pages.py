@@ -39,7 +39,8 @@ from sitegen.output.search import SearchIndexError, write_search_index
 from sitegen.output.searchkept import write_kept_index
 from sitegen.output.sitemap import Sitemap, write_robots, write_sitemap
 from sitegen.output.theme import BUILTIN_TEMPLATES, template_problem
-from sitegen.output.memo import Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key, page_key
+from sitegen.output.memo import (Kept, PageMemo, Stamp, drawn_pool_key, league_key, nearest_key,
+                                 page_key, standing_key)
 from sitegen.output.write import Output
 from sitegen.rating import SYSTEMS
 
@@ -117,6 +118,17 @@ def last_positions(lv: LeagueView) -> list[int]:
     """The history position of each match-file page's last match, page by page: the pages'
     plan's (views.MatchViews), no view made."""
     return [cast(MatchViews, g.matches).positions[-1] for g in lv.groups]
+
+
+def page_folders(leagues: list[LeagueView], big: Mapping[str, bool]) -> list[str]:
+    """The staging folders of the leagues' match-file pages and players' files (``_render_site``)."""
+    folders = []
+    for lv in leagues:
+        folders += [g.url.rstrip("/") for g in lv.groups]
+        folders += [pv.url.rstrip("/") for pv in lv.leaderboard]
+        if not big[lv.config.slug]:     # a big league's players have no opponents page
+            folders += [f"{pv.url}opponents" for pv in lv.leaderboard]
+    return folders
 
 
 def search_keys(root: Any, leagues: list[LeagueView], memo: PageMemo,
@@ -211,6 +223,13 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # search index alike; and where a league's pages are kept (output/memo.py), the positions
     # of its match-file pages' last matches, whose prefixes key those pages and their search records.
     big = {lv.config.slug: is_big(lv.rated) for lv in leagues}
+    # Their pages' staging folders, thousands in a big league, are made by a process of its own
+    # while this one models the pages; the first batch handed to the workers waits for them.
+    folders = page_folders(leagues, big)
+    making: list[Background] = []
+    if len(folders) >= parallel.MIN_PAGES:
+        making.append(Background(lambda: output.make_folders(folders)))
+        children.append(making[0])
     lasts: dict[str, list[int]] = {}
     if memo is not None:
         for lv in leagues:
@@ -318,7 +337,11 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
 
     def flush() -> None:
         """Hand the queued pages to the workers, once the batch before is done: this process
-        models the next pages (the next league's board, its players' jobs) meanwhile."""
+        models the next pages (the next league's board, its players' jobs) meanwhile. The
+        pages' folders are made here first, while the batch before is still made."""
+        while making:
+            output.folders_made(making.pop().result())
+        output.make_folders()
         settle()
         if pending:
             jobs = pending[:]
@@ -419,10 +442,11 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             key = None
             if prefixes is not None and memo is not None:
                 movement = standing.movement
-                key = page_key(known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
-                               standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
-                               drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
-                               nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                key = standing_key(
+                    (known, path, pv.name, pv.rating, standing.provisional, standing.active, pv.rank,
+                     standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank),
+                    drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
                 kept = memo.keep(output, path, key)
                 if kept is not None:
                     return [(path, kept)]
@@ -465,10 +489,10 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                 data_key = page_key(known, data_path, pv.name, last, len(games))
                 tier = pv.tier
                 # Where the player stands, on the page itself in a league that is not big.
-                stands = () if compact else (
-                    pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank,
+                stands = () if compact else (standing_key(
+                    (pv.rank, standing.rank, movement.kind, movement.text, movement.label, standing.sure_rank),
                     drawn_pool_key(forecast.pools.get(pv.name), forecast.deviation, forecast.size),
-                    nearest_key(predictor, pv.name, states_seen) if predictor else None)
+                    nearest_key(predictor, pv.name, states_seen) if predictor else None),)
                 key = page_key(known, pages, pv.name, pv.aliases, pv.platform, pv.region,
                                pv.rating, sorted(pv.extra.items()), tier and (tier.index, tier.name),
                                pv.peak, pv.lowest,

@@ -213,8 +213,13 @@ class Output:
         # Files equal to the published ones are linked from it, not written again (``_link_same``):
         # only from a folder sitegen wrote, and only regular files.
         self._published = self.out if reuse and is_sitegen_site(self.out) else None
+        # The same paths as plain strings: a rebuild keeps tens of thousands of files, and
+        # formatting a Path each time cost more than the text.
+        self._published_text = str(self._published) if self._published is not None else None
+        self._stage_text = ""
         self.linked = 0             # files taken from the published site unchanged
         self._folders: set[str] = set()     # staging sub-folders made so far: one mkdir each
+        self._unmade: set[str] = set()      # folders of claimed files not made yet (``make_folders``)
         self.journal: list[tuple[str, int, bool]] | None = None     # files written while ``journaled`` runs
 
     def _stage(self) -> Path:
@@ -223,6 +228,7 @@ class Output:
             self.out.parent.mkdir(parents=True, exist_ok=True)
             self._tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.new-", dir=self.out.parent))
             self._lock = _lock(self._tmp)
+            self._stage_text = str(self._tmp)
             self._folders = {""}
             data = MARKER_TEXT.encode("utf-8")
             (self._tmp / MARKER).write_bytes(data)
@@ -263,7 +269,32 @@ class Output:
             raise UnsafePath(f"two pages want the same path: {path}")
         self._stage()               # made here, before any worker is forked to write into it
         self.sizes[path] = 0        # claimed: the size is recorded once written
+        folder = path.rpartition("/")[0]
+        if folder not in self._folders:
+            self._unmade.add(folder)
         return path
+
+    def make_folders(self, folders: Iterable[str] | None = None) -> list[str]:
+        """Make staging folders, in path order (a folder before those it holds): ``folders``, or
+        those of every file claimed so far, here, before page workers fork to write into them
+        (two workers each making their own pages' folders wait on each other for the one folder
+        holding a big league's ten thousand player folders). Returns the folders made, which a
+        process of its own that made them tells this one (``folders_made``)."""
+        stage = self._stage_text or str(self._stage())
+        wanted = sorted(self._unmade if folders is None else folders)
+        for folder in wanted:
+            if folder not in self._folders:
+                self._folder(stage, folder)
+        if folders is None:
+            self._unmade.clear()
+        return wanted
+
+    def folders_made(self, folders: Iterable[str]) -> None:
+        """Note staging folders that another process made (``make_folders`` there), with their parents."""
+        for folder in folders:
+            while folder not in self._folders:
+                self._folders.add(folder)
+                folder = folder.rpartition("/")[0]
 
     def write(self, path: str, content: str | bytes, *, replace: bool = False) -> tuple[int, bool]:
         """Put a claimed file in the staging folder: (its size, whether it was linked from the
@@ -288,9 +319,9 @@ class Output:
         """Link the published file in place of a claimed one, where it is still the file a build
         wrote (output/memo.py keeps what the page would be). One lstat and one link: a rebuild
         keeps tens of thousands of files so."""
-        if self._published is None:
+        if self._published_text is None:
             return False
-        published = f"{self._published}/{path}"
+        published = f"{self._published_text}/{path}"
         try:
             st = os.lstat(published)
         except OSError:         # gone or unreadable
@@ -333,7 +364,9 @@ class Output:
 
     def _target(self, path: str, *, replace: bool) -> str:
         """Where a claimed file goes in the staging folder, its folder made."""
-        stage = str(self._stage())
+        if self._tmp is None:
+            self._stage()
+        stage = self._stage_text
         # Plain strings and os calls: a big league writes tens of thousands of files, and
         # pathlib's parsing and a mkdir per file cost more than the writes.
         folder = path.rpartition("/")[0]
@@ -452,6 +485,7 @@ class Output:
 
     def _release(self) -> None:
         self._tmp = None
+        self._stage_text = ""
         _unlock(self._lock)
         self._lock = None
 
