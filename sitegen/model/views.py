@@ -25,7 +25,7 @@ from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
-from sitegen.rating.matchcolumns import column, fields
+from sitegen.rating.matchcolumns import column, fields, played_at
 from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
@@ -484,11 +484,14 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         p.wins, p.draws, p.losses = wins, draws, losses
     games_of = {name: Games(views) for name in players}
     order, bounds, first, last = group_games(games_of, codes, sizes)
-    for p, games, f, lo in zip(players.values(), games_of.values(), first, last):
+    for p, games in zip(players.values(), games_of.values()):
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
         p.games = list(games) if periods else games
-        if f >= 0:
-            p.first_played, p.last_played = matches[f].played, matches[lo].played
+    # Each player's first and last game's time, read from the column of times: no match made.
+    played = [k for k in first if k >= 0]
+    for p, when, then in zip(compress(players.values(), [k >= 0 for k in first]), played_at(matches, played),
+                             played_at(matches, [k for k in last if k >= 0])):
+        p.first_played, p.last_played = when, then
     if periods:
         for p in players.values():
             _mark_rated(p)
