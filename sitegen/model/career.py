@@ -394,6 +394,9 @@ class _Aggregates:
 
 def _link_of(league: LeagueView, name: str) -> Link:
     """The player's one Link (compared by identity, as the match lines hold it)."""
+    link = league.links.get(name)
+    if link is not None:
+        return link
     games = league.players[name].games
     return games[0].line.player if games else Link(name, league.players[name].url)
 

@@ -342,6 +342,9 @@ class LeagueView:
     # Each player's link as one page folder writes it, made once for every row that shows it
     # (output/render.py's links filter fills it while pages render).
     link_cache: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    # Each player's one Link, the one their lines hold: the careers and the forecast read it
+    # here, not by making a line per player (ten thousand) or a Link again.
+    links: dict[str, Link] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def places(self) -> int:
@@ -467,7 +470,8 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
                                     if extra.get(key) is not None])
     # Read from the column where the matches are columns: a walk over the matches themselves
     # made every one of a million (2 s of a rebuild that reads a few hundred).
-    weighted = any("weight" in extra for extra in fields(matches, "extra") if extra)
+    # The empty ones (most) passed over in C.
+    weighted = any("weight" in extra for extra in filter(None, fields(matches, "extra")))
 
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
     # so each distinct one is looked at once. A system whose matches list no teams and whose
@@ -479,8 +483,10 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         del entries
     else:
         has_teams = False
-    for p, wins, draws, losses in zip(players.values(), *(
-            np.bincount(codes[outcomes == code], minlength=len(players)).tolist() for code in (WIN, DRAW, LOSS))):
+    # Every player's count of each result code in one pass: (players, codes).
+    counts = np.bincount(codes.astype(np.int64) * (NO_RESULT + 1) + outcomes,
+                         minlength=len(players) * (NO_RESULT + 1)).reshape(-1, NO_RESULT + 1)
+    for p, wins, draws, losses in zip(players.values(), *(counts[:, code].tolist() for code in (WIN, DRAW, LOSS))):
         p.wins, p.draws, p.losses = wins, draws, losses
     games_of = {name: Games(views) for name in players}
     order, bounds, first, last = group_games(games_of, codes, sizes)
@@ -506,7 +512,7 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
     return LeagueView(config, base, rated, players, leaderboard, MatchViews(views, range(len(matches))),
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
-                      system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
+                      system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes), links=links)
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:
