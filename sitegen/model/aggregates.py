@@ -102,7 +102,9 @@ class LeagueGames:
     Numbers, codes and indices are int32 (int8 for a result, a month): two million rows at a
     million matches. Their products with a count are taken in int64 (``_wide``)."""
 
-    def __init__(self, league: LeagueView, names: Sequence[str]) -> None:
+    def __init__(self, league: LeagueView, names: Sequence[str], only: np.ndarray | None = None) -> None:
+        """``only``: the rows of these players (numbers in ``names``) alone, each player's all of
+        theirs (model/carried.py computes the players an appended match touched so)."""
         self.league = league
         self.names = list(names)
         number = {name: i for i, name in enumerate(self.names)}
@@ -120,7 +122,11 @@ class LeagueGames:
         index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
         # By player, then history order: the lines are in history order, so a stable sort of the
         # players' numbers alone (a tenth of a lexsort's time).
-        order = by_player(player, len(self.names))
+        if only is None:
+            order = by_player(player, len(self.names))
+        else:
+            picked = np.flatnonzero(np.isin(player, only))
+            order = picked[by_player(player[picked], len(self.names))]
         self.line = order           # each row's line, in history order
         self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
             result[order]
@@ -132,6 +138,12 @@ class LeagueGames:
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
         self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event)
+        # Each row's opponent (a duel's other player) and their rating before, where the rows are
+        # some players' only and the opponent's row may not be among them (``opponents``).
+        self._opponents: tuple[np.ndarray, np.ndarray] | None = None
+        if only is not None and one_event and len(order) and bool((sizes == 2).all()):
+            other = order ^ 1       # match k's lines are 2k and 2k + 1
+            self._opponents = player[other], _ratings(league, number, other, match, player, None)[0]
         del match, index, player, result
         self.delta = self.after - self.before       # the frame's delta, row for row
         # A period's change is carried by the player's last game in it (views._mark_rated).
@@ -142,8 +154,10 @@ class LeagueGames:
         # read from the columns the matches are kept as, with no datetime made (a million of them
         # cost a rebuild a third of a second); its month counted from 1970-01 by numpy's calendar.
         micros = _micros(league.rated.league.matches)
-        months = micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
         self.played = micros[self.match]
+        # Counted for every match, or for the rows where they are some players' only (fewer).
+        months = (micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
+                  if only is None else self.played.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64))
         del micros
         self.year = (months // 12 + 1970).astype(np.int32)
         self.month = (months % 12 + 1).astype(np.int8)
@@ -209,6 +223,13 @@ class LeagueGames:
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
+    def opponents(self) -> tuple[np.ndarray, np.ndarray]:
+        """In a league of duels, each row's opponent (their number) and the opponent's rating before."""
+        if self._opponents is not None:
+            return self._opponents
+        other = self.opponent()
+        return self.player[other], self.before[other]
+
     def opponent(self) -> np.ndarray:
         """In a league of duels, each row's opponent: the other player of its match."""
         if len(self.line) and bool((self.league.lines.sizes == 2).all()):    # type: ignore[union-attr]
@@ -221,10 +242,11 @@ class LeagueGames:
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
         return other
 
-    def duel_rivals(self, other: np.ndarray) -> RivalTable:
-        """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
+    def duel_rivals(self, against: np.ndarray) -> RivalTable:
+        """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name.
+        ``against``: each row's opponent (``opponents``)."""
         n = len(self.names)
-        pair = _wide(self.player) * n + self.player[other]
+        pair = _wide(self.player) * n + against
         # The rows are by player: a stable sort of the pairs merges runs, and keeps each pair's
         # rows in row order (of int32 where the pairs fit, a fifth faster).
         perm = np.argsort(pair.astype(np.int32) if n * n < 2 ** 31 else pair, kind="stable")
@@ -251,10 +273,10 @@ class LeagueGames:
             counts[:, column] = values[order]
         return RivalTable(np.searchsorted(who, np.arange(n + 1)).tolist(), counts, change[order])
 
-    def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
+    def duel_best_wins(self, against: np.ndarray, rating: np.ndarray, n_best: int) -> BestTable:
         """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
-        against the highest-rated opponents, the earlier first among equals."""
-        rating = self.before[other]
+        against the highest-rated opponents, the earlier first among equals. ``against`` and
+        ``rating``: each row's opponent and their rating before (``opponents``)."""
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
         if len(rows) and n_best > 0:
             # Only the wins at or above each player's n_best-th highest distinct rating can be
@@ -277,7 +299,7 @@ class LeagueGames:
         order = order[np.arange(len(order)) - first < n_best]
         who = self.player[order]
         return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)).tolist(),
-                         (order - self.bounds[who]).astype(np.int32), self.player[other[order]], rating[order])
+                         (order - self.bounds[who]).astype(np.int32), against[order], rating[order])
 
 
 def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> list[tuple[int, int, int] | None]:

@@ -361,7 +361,14 @@ class LeagueView:
 SLUG_MAX = 64
 
 
-def player_slugs(names: list[str]) -> dict[str, str]:
+def natural_slugs(names: list[str], known: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each name's own slug (``slugify``), ``known``'s where it has the name (model/carried.py)."""
+    if not known:
+        return {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    return {name: known[name] if name in known else slugify(name, max_length=SLUG_MAX) for name in names}
+
+
+def player_slugs(names: list[str], natural: dict[str, str] | None = None) -> dict[str, str]:
     """A unique, URL-safe slug per player; clashes get -2, -3 in code point order of names.
 
     The first name of each slug keeps it, and a suffix never takes a slug that a
@@ -369,7 +376,7 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     Names with no letter or digit to keep ("!!!", emoji) are "player", "player-2", ...
     after any player actually called "Player".
     """
-    natural = {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    natural = natural_slugs(names) if natural is None else natural
     order = sorted(names, key=lambda name: (not natural[name], name))
     owner: dict[str, str] = {}
     for name in order:
@@ -406,6 +413,7 @@ def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leagu
 
 
 def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
+    from sitegen.model.carried import carried_files, carried_slugs
     from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
     from sitegen.model.lines import HeldLines, LineMaker, TableLines, event_lines
     from sitegen.model.matchviews import MatchViews, ViewMaker
@@ -413,7 +421,7 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
     system = config.system
     base = f"leagues/{config.slug}/"
     names = [r.standing.player for r in rated.standings]
-    slugs = player_slugs(names)
+    slugs = player_slugs(names, carried_slugs(rated, names))
     players: dict[str, PlayerView] = {}
     for r in rated.standings:
         info = roster.info(r.standing.player)
@@ -437,8 +445,11 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         found = lines_of(matches, number, system)
     sizes, codes, outcomes = found
     # Every match's page worked out before the views, so that each is made with it.
-    pages = plan(column(matches, "file"), source.table.keys if source is not None else column(matches, "id"),
-                 sizes, base, scale.MATCHES_PER_PART if make.big else None)
+    # Each match's file number and whether every id is plain, the last build's for the matches it
+    # had where this history goes on from it (model/carried.py).
+    files, ids = fields(matches, "file"), source.table.keys if source is not None else column(matches, "id")
+    pages = plan(files, ids, sizes, base, scale.MATCHES_PER_PART if make.big else None,
+                 carried_files(rated, files, ids))
     headline = system.headline
     views: ViewMaker | list[MatchView]
     if source is not None:
