@@ -118,33 +118,43 @@ class LeagueGames:
         renumber = np.array([number[name] for name in league.players], dtype=np.int32)
         sizes, player, result = lines.sizes, renumber[lines.players], lines.outcomes
         total = len(player)
-        match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
-        index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
+        one_event = one_event_per_match(league.rated) is not None
+        listed = one_event and _rows_are_lines(league, total)
         # By player, then history order: the lines are in history order, so a stable sort of the
         # players' numbers alone (a tenth of a lexsort's time).
+        match: np.ndarray | None = None
         if only is None:
             order = by_player(player, len(self.names))
+            match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
+            index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
+            self.match, self.index = match[order], index[order]
+            del index
         else:
             picked = np.flatnonzero(np.isin(player, only))
             order = picked[by_player(player[picked], len(self.names))]
+            # Each row's match and place found by its line alone: no column of every line made.
+            starts = np.cumsum(sizes) - sizes
+            at = np.searchsorted(starts, order, "right") - 1
+            self.match, self.index = at.astype(np.int32), (order - starts[at]).astype(np.int32)
+            if not listed:      # the ledger's rows are matched to the lines by every line's match
+                match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
         self.line = order           # each row's line, in history order
-        self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
-            result[order]
-        one_event = one_event_per_match(league.rated) is not None
+        self.player, self.result = player[order], result[order]
         if one_event:
             self.event = self.match     # one event per match, in the matches' order: the same index
         else:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
-        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event)
+        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event,
+                                           listed)
         # Each row's opponent (a duel's other player) and their rating before, where the rows are
         # some players' only and the opponent's row may not be among them (``opponents``).
         self._opponents: tuple[np.ndarray, np.ndarray] | None = None
         if only is not None and one_event and len(order) and bool((sizes == 2).all()):
             other = order ^ 1       # match k's lines are 2k and 2k + 1
-            self._opponents = player[other], _ratings(league, number, other, match, player, None)[0]
-        del match, index, player, result
+            self._opponents = player[other], _ratings(league, number, other, match, player, None, listed)[0]
+        del match, player, result
         self.delta = self.after - self.before       # the frame's delta, row for row
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
@@ -321,17 +331,25 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
     return out
 
 
-def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray, player: np.ndarray,
-             event: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's rating before and after, from the ledger's change of the row's player in the
-    row's event (``event``: each row's, or None where each match is one event, in order)."""
+def _rows_are_lines(league: LeagueView, total: int) -> bool:
+    """Whether row offsets[k] + i of the rating's columns is player i of match k, which is line
+    offsets[k] + i (of ``total``)."""
     events = league.rated.events
-    sizes = league.lines.sizes      # type: ignore[union-attr]
-    if event is None and isinstance(events, EventTable) and events.listed and events.rows == len(player) \
-            and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(sizes)):
-        # Row offsets[k] + i of the columns is player i of match k, which is line offsets[k] + i:
-        # each row's own line, with no ledger columns made nor compared.
+    return (isinstance(events, EventTable) and events.listed and events.rows == total
+            and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(league.lines.sizes)))   # type: ignore[union-attr]
+
+
+def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray | None,
+             player: np.ndarray, event: np.ndarray | None, listed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's rating before and after, from the ledger's change of the row's player in the
+    row's event (``event``: each row's, or None where each match is one event, in order);
+    ``listed``: ``_rows_are_lines`` (``match``, every line's match, may then be None)."""
+    events = league.rated.events
+    if event is None and listed:
+        # Each row's own line of the columns, with no ledger columns made nor compared.
+        assert isinstance(events, EventTable)
         return events.float_befores()[order], events.after.astype(np.float64)[order]
+    assert match is not None
     ledger = ledger_columns(league.rated)
     own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
     ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)

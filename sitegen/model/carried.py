@@ -25,7 +25,7 @@ import numpy as np
 from sitegen.load.blocks import prefix_identities
 from sitegen.model.aggregates import BestTable, PeriodTable, RivalTable, Runs
 from sitegen.model.groups import file_numbers, plain_ids
-from sitegen.model.history import BUILD_CACHE, IDENTITIES, RatedLeague, one_event_per_match
+from sitegen.model.history import BUILD_CACHE, IDENTITIES, PREFIXES, RatedLeague, one_event_per_match
 
 if TYPE_CHECKING:
     from sitegen.load.cache import Cache
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 CAREERS = "careers"     # the cache's folders of these entries, one a league (by slug)
 PLAN = "plan"
 SLUGS = "slugs"
-PREFIXES = "prefix-identities"      # RatedLeague.cache key: worked out once for all that carry
 T = TypeVar("T")
 
 
