@@ -173,21 +173,23 @@ def _replaced(old: list[T], new: list[T], at: list[int]) -> list[T]:
 def _rows(mask: np.ndarray, old_bounds: Sequence[int], new_bounds: Sequence[int], old: Sequence[np.ndarray],
           new: Sequence[np.ndarray]) -> tuple[list[int], list[np.ndarray]]:
     """Tables grouped by player (player p's rows ``bounds[p]:bounds[p + 1]``): each player's rows
-    of ``old``, but ``new``'s for the players of ``mask``; the new bounds and tables."""
+    of ``old``, but ``new``'s for the players of ``mask``; the new bounds and tables. Joined
+    from slices (the old rows between two such players are one), not gathered row by row."""
     ob, nb = np.asarray(old_bounds, dtype=np.int64), np.asarray(new_bounds, dtype=np.int64)
     length = np.where(mask, np.diff(nb), np.diff(ob))
-    start = np.where(mask, nb[:-1] + len_of(old), ob[:-1])      # in old and new joined
     bounds = np.zeros(len(mask) + 1, dtype=np.int64)
     np.cumsum(length, out=bounds[1:])
-    at = np.repeat(start - bounds[:-1], length) + np.arange(int(bounds[-1]), dtype=np.int64)
-    return bounds.tolist(), [_joined(a, b)[at] for a, b in zip(old, new)]
+    cuts: list[tuple[bool, int, int]] = []      # (from new, start, end), in order
+    done = 0
+    for p in np.flatnonzero(mask).tolist():
+        cuts += [(False, done, int(ob[p])), (True, int(nb[p]), int(nb[p + 1]))]
+        done = int(ob[p + 1])
+    cuts.append((False, done, int(ob[-1])))
+    return bounds.tolist(), [_joined([(b if fresh else a)[lo:hi] for fresh, lo, hi in cuts])
+                             for a, b in zip(old, new)]
 
 
-def len_of(tables: Sequence[np.ndarray]) -> int:
-    return len(tables[0]) if tables else 0
-
-
-def _joined(a: np.ndarray, b: np.ndarray) -> Any:
+def _joined(parts: list[np.ndarray]) -> Any:
     # Of the wider type where they differ (a head to head's counts: int16 while they fit), as the
     # whole computation's, whose largest count is the larger of the two.
-    return np.concatenate((a, b))
+    return np.concatenate(parts)
