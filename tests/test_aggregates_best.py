@@ -42,7 +42,7 @@ def test_best_wins_equal_the_sort_of_every_win(data, players, n_best):
     games.before = np.array(data.draw(st.lists(RATINGS, min_size=total, max_size=total)), dtype=np.float64)
     other = np.array(data.draw(st.lists(st.integers(0, max(total - 1, 0)), min_size=total, max_size=total)),
                      dtype=np.int64)
-    got = games.duel_best_wins(other, n_best)
+    got = games.duel_best_wins(games.player[other], games.before[other], n_best)
     bounds, game, opponent, rating = every_win_sorted(games, other, n_best)
     assert got.bounds == bounds
     for a, b in ((got.game, game), (got.opponent, opponent), (got.rating, rating)):

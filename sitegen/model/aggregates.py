@@ -102,7 +102,9 @@ class LeagueGames:
     Numbers, codes and indices are int32 (int8 for a result, a month): two million rows at a
     million matches. Their products with a count are taken in int64 (``_wide``)."""
 
-    def __init__(self, league: LeagueView, names: Sequence[str]) -> None:
+    def __init__(self, league: LeagueView, names: Sequence[str], only: np.ndarray | None = None) -> None:
+        """``only``: the rows of these players (numbers in ``names``) alone, each player's all of
+        theirs (model/carried.py computes the players an appended match touched so)."""
         self.league = league
         self.names = list(names)
         number = {name: i for i, name in enumerate(self.names)}
@@ -116,23 +118,43 @@ class LeagueGames:
         renumber = np.array([number[name] for name in league.players], dtype=np.int32)
         sizes, player, result = lines.sizes, renumber[lines.players], lines.outcomes
         total = len(player)
-        match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
-        index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
+        one_event = one_event_per_match(league.rated) is not None
+        listed = one_event and _rows_are_lines(league, total)
         # By player, then history order: the lines are in history order, so a stable sort of the
         # players' numbers alone (a tenth of a lexsort's time).
-        order = by_player(player, len(self.names))
+        match: np.ndarray | None = None
+        if only is None:
+            order = by_player(player, len(self.names))
+            match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
+            index = (np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)).astype(np.int32)
+            self.match, self.index = match[order], index[order]
+            del index
+        else:
+            picked = np.flatnonzero(np.isin(player, only))
+            order = picked[by_player(player[picked], len(self.names))]
+            # Each row's match and place found by its line alone: no column of every line made.
+            starts = np.cumsum(sizes) - sizes
+            at = np.searchsorted(starts, order, "right") - 1
+            self.match, self.index = at.astype(np.int32), (order - starts[at]).astype(np.int32)
+            if not listed:      # the ledger's rows are matched to the lines by every line's match
+                match = np.repeat(np.arange(len(matches), dtype=np.int32), sizes)
         self.line = order           # each row's line, in history order
-        self.match, self.index, self.player, self.result = match[order], index[order], player[order], \
-            result[order]
-        one_event = one_event_per_match(league.rated) is not None
+        self.player, self.result = player[order], result[order]
         if one_event:
             self.event = self.match     # one event per match, in the matches' order: the same index
         else:
             event_of = {mid: i for i, ids in enumerate(event_matches(events)) for mid in ids}
             self.event = np.array([event_of[m.id] for m in matches], dtype=np.int32)[self.match]
         self.bounds = np.searchsorted(self.player, np.arange(len(self.names) + 1))
-        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event)
-        del match, index, player, result
+        self.before, self.after = _ratings(league, number, order, match, player, None if one_event else self.event,
+                                           listed)
+        # Each row's opponent (a duel's other player) and their rating before, where the rows are
+        # some players' only and the opponent's row may not be among them (``opponents``).
+        self._opponents: tuple[np.ndarray, np.ndarray] | None = None
+        if only is not None and one_event and len(order) and bool((sizes == 2).all()):
+            other = order ^ 1       # match k's lines are 2k and 2k + 1
+            self._opponents = player[other], _ratings(league, number, other, match, player, None, listed)[0]
+        del match, player, result
         self.delta = self.after - self.before       # the frame's delta, row for row
         # A period's change is carried by the player's last game in it (views._mark_rated).
         nxt = np.r_[self.player[1:], -1], np.r_[self.event[1:], -1]
@@ -142,8 +164,10 @@ class LeagueGames:
         # read from the columns the matches are kept as, with no datetime made (a million of them
         # cost a rebuild a third of a second); its month counted from 1970-01 by numpy's calendar.
         micros = _micros(league.rated.league.matches)
-        months = micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
         self.played = micros[self.match]
+        # Counted for every match, or for the rows where they are some players' only (fewer).
+        months = (micros.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64)[self.match]
+                  if only is None else self.played.astype("datetime64[us]").astype("datetime64[M]").astype(np.int64))
         del micros
         self.year = (months // 12 + 1970).astype(np.int32)
         self.month = (months % 12 + 1).astype(np.int8)
@@ -209,6 +233,13 @@ class LeagueGames:
 
     # --- 1v1 leagues: head to head and best wins --------------------------------------------
 
+    def opponents(self) -> tuple[np.ndarray, np.ndarray]:
+        """In a league of duels, each row's opponent (their number) and the opponent's rating before."""
+        if self._opponents is not None:
+            return self._opponents
+        other = self.opponent()
+        return self.player[other], self.before[other]
+
     def opponent(self) -> np.ndarray:
         """In a league of duels, each row's opponent: the other player of its match."""
         if len(self.line) and bool((self.league.lines.sizes == 2).all()):    # type: ignore[union-attr]
@@ -221,10 +252,11 @@ class LeagueGames:
         other[mates] = mates.reshape(-1, 2)[:, ::-1].reshape(-1)
         return other
 
-    def duel_rivals(self, other: np.ndarray) -> RivalTable:
-        """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name."""
+    def duel_rivals(self, against: np.ndarray) -> RivalTable:
+        """Per player: (opponent, games, wins, draws, losses, net change) by most games, then name.
+        ``against``: each row's opponent (``opponents``)."""
         n = len(self.names)
-        pair = _wide(self.player) * n + self.player[other]
+        pair = _wide(self.player) * n + against
         # The rows are by player: a stable sort of the pairs merges runs, and keeps each pair's
         # rows in row order (of int32 where the pairs fit, a fifth faster).
         perm = np.argsort(pair.astype(np.int32) if n * n < 2 ** 31 else pair, kind="stable")
@@ -251,10 +283,10 @@ class LeagueGames:
             counts[:, column] = values[order]
         return RivalTable(np.searchsorted(who, np.arange(n + 1)).tolist(), counts, change[order])
 
-    def duel_best_wins(self, other: np.ndarray, n_best: int) -> BestTable:
+    def duel_best_wins(self, against: np.ndarray, rating: np.ndarray, n_best: int) -> BestTable:
         """Per player: up to ``n_best`` (game, opponent, opponent's rating before) of the wins
-        against the highest-rated opponents, the earlier first among equals."""
-        rating = self.before[other]
+        against the highest-rated opponents, the earlier first among equals. ``against`` and
+        ``rating``: each row's opponent and their rating before (``opponents``)."""
         rows = np.flatnonzero((self.result == WIN) & ~np.isnan(rating))
         if len(rows) and n_best > 0:
             # Only the wins at or above each player's n_best-th highest distinct rating can be
@@ -277,7 +309,7 @@ class LeagueGames:
         order = order[np.arange(len(order)) - first < n_best]
         who = self.player[order]
         return BestTable(np.searchsorted(who, np.arange(len(self.names) + 1)).tolist(),
-                         (order - self.bounds[who]).astype(np.int32), self.player[other[order]], rating[order])
+                         (order - self.bounds[who]).astype(np.int32), against[order], rating[order])
 
 
 def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> list[tuple[int, int, int] | None]:
@@ -299,17 +331,25 @@ def _longest(player: np.ndarray, game: np.ndarray, mask: np.ndarray, n: int) -> 
     return out
 
 
-def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray, player: np.ndarray,
-             event: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's rating before and after, from the ledger's change of the row's player in the
-    row's event (``event``: each row's, or None where each match is one event, in order)."""
+def _rows_are_lines(league: LeagueView, total: int) -> bool:
+    """Whether row offsets[k] + i of the rating's columns is player i of match k, which is line
+    offsets[k] + i (of ``total``)."""
     events = league.rated.events
-    sizes = league.lines.sizes      # type: ignore[union-attr]
-    if event is None and isinstance(events, EventTable) and events.listed and events.rows == len(player) \
-            and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(sizes)):
-        # Row offsets[k] + i of the columns is player i of match k, which is line offsets[k] + i:
-        # each row's own line, with no ledger columns made nor compared.
+    return (isinstance(events, EventTable) and events.listed and events.rows == total
+            and np.array_equal(np.asarray(events.offsets[1:]), np.cumsum(league.lines.sizes)))   # type: ignore[union-attr]
+
+
+def _ratings(league: LeagueView, number: dict[str, int], order: np.ndarray, match: np.ndarray | None,
+             player: np.ndarray, event: np.ndarray | None, listed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's rating before and after, from the ledger's change of the row's player in the
+    row's event (``event``: each row's, or None where each match is one event, in order);
+    ``listed``: ``_rows_are_lines`` (``match``, every line's match, may then be None)."""
+    events = league.rated.events
+    if event is None and listed:
+        # Each row's own line of the columns, with no ledger columns made nor compared.
+        assert isinstance(events, EventTable)
         return events.float_befores()[order], events.after.astype(np.float64)[order]
+    assert match is not None
     ledger = ledger_columns(league.rated)
     own = np.array([number.get(name, -1) for name in ledger.names], dtype=np.int64)
     ledger_player = own[ledger.player] if len(own) else np.zeros(0, dtype=np.int64)

@@ -292,18 +292,26 @@ class LeagueCareers:
 
     def _aggregates(self) -> _Aggregates:
         if self._all is None:
-            games = LeagueGames(self.league, self._names)
-            runs = games.runs()
-            periods_ = games.periods(MONTHS_SHOWN)
-            best = rivals = None
-            if self.duels and games.player.size:
-                other = games.opponent()
-                best = games.duel_best_wins(other, BEST_WINS) if self.has_outcomes else None
-                rivals = None if self.ranked_by else games.duel_rivals(other)
-            # Only what a page reads is kept: the table's other columns go with it.
-            self._all = _Aggregates(games.bounds.tolist(), games.played, games.after, games.rated, games.records(),
-                                    runs, periods_, best, rivals)
+            # With the build cache, the last build's where its history is the start of this one's,
+            # but for the players of the matches since (model/carried.py).
+            from sitegen.model.carried import carried_aggregates
+            self._all = carried_aggregates(self, self.aggregates)
         return self._all
+
+    def aggregates(self, only: np.ndarray | None = None) -> _Aggregates:
+        """Every player's aggregates from the league's table of games; ``only``: those of these
+        players (numbers in code point order of names), the others' left empty."""
+        games = LeagueGames(self.league, self._names, only)
+        runs = games.runs()
+        periods_ = games.periods(MONTHS_SHOWN)
+        best = rivals = None
+        if self.duels and games.player.size:
+            against, rating = games.opponents()
+            best = games.duel_best_wins(against, rating, BEST_WINS) if self.has_outcomes else None
+            rivals = None if self.ranked_by else games.duel_rivals(against)
+        # Only what a page reads is kept: the table's other columns go with it.
+        return _Aggregates(games.bounds.tolist(), games.played, games.after, games.rated, games.records(),
+                           runs, periods_, best, rivals)
 
     def chart(self, player: PlayerView) -> ChartPoints:
         """The history chart's points, ``(g.match.match.played, g.after)`` of each rated game, read
@@ -394,6 +402,9 @@ class _Aggregates:
 
 def _link_of(league: LeagueView, name: str) -> Link:
     """The player's one Link (compared by identity, as the match lines hold it)."""
+    link = league.links.get(name)
+    if link is not None:
+        return link
     games = league.players[name].games
     return games[0].line.player if games else Link(name, league.players[name].url)
 

@@ -14,6 +14,7 @@ import numpy as np
 from sitegen.model.views import NO_RESULT, RESULT_CODES, Games, PlayerView
 from sitegen.rating.base import Match
 from sitegen.rating.events import EventTable
+from sitegen.rating.matchcolumns import played_at
 
 if TYPE_CHECKING:
     from sitegen.model.lines import TableLines
@@ -104,8 +105,9 @@ def table_extremes(table: EventTable, matches: Sequence[Match], players: list[Pl
         # The first of the player's rows reaching it, as the first game reaching it; its value
         # read back as the line's (Python int or float, and -0.0 where that came first).
         rows = order[np.minimum.reduceat(np.where(values == best, position, len(values)), starts)]
-        found.append(zip(after[rows].tolist(), table.event_of_rows(rows).tolist()))
+        # The match's time read from the column of times: no match made (model/matchcolumns.py).
+        found.append(zip(after[rows].tolist(), played_at(matches, table.event_of_rows(rows).tolist())))
     for p, (peak, pe), (low, le) in zip(played.tolist(), *found):
         player = players[p]
-        player.peak, player.lowest = (peak, matches[pe].played), (low, matches[le].played)
+        player.peak, player.lowest = (peak, pe), (low, le)
     return True

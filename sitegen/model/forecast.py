@@ -173,7 +173,8 @@ def league_forecast(league: LeagueView, roster: Roster, comparison: Comparison |
     """``comparison`` (baselines.compare), when the caller has it, saves scoring the predictions twice."""
     rated = league.rated
     system = rated.league.config.system
-    links = {name: Link(name, pv.url) for name, pv in league.players.items()}
+    # The league's own (views.LeagueView.links), where it has them.
+    links = league.links or {name: Link(name, pv.url) for name, pv in league.players.items()}
     view = None
     if predicts(rated):
         rows = comparison.models[0].rows if comparison else tuple(accuracy(rated))

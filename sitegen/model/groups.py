@@ -121,24 +121,35 @@ class Pages:
         return groups
 
 
+def plain_ids(ids: Iterable[str]) -> bool:
+    """Whether no id needs escaping in its anchor (``anchor``)."""
+    # No character of any id outside _UNSAFE's set: deleted by a translation in C, none is left.
+    joined = "".join(ids)
+    return joined.isascii() and not joined.encode("ascii").translate(None, _SAFE)
+
+
+def file_numbers(files: Sequence[str]) -> tuple[dict[str, int], np.ndarray]:
+    """Each file's number, in order of its first match, and each match's file number."""
+    number = {f: i for i, f in enumerate(dict.fromkeys(files))}
+    return number, np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(files))
+
+
 def plan(files: Sequence[str], ids: Iterable[str], sizes: Sequence[int] | np.ndarray, base: str,
-         per_part: int | None = None) -> Pages:
+         per_part: int | None = None, known: tuple[dict[str, int], np.ndarray, bool] | None = None) -> Pages:
     """The pages of matches in files ``files`` with ids ``ids`` and ``sizes`` lines, in history
-    order, as ``group_matches`` describes them."""
+    order, as ``group_matches`` describes them. ``known``: ``file_numbers`` and ``plain_ids`` of
+    them, where worked out already (model/carried.py carries them over from the last build)."""
     per_part = per_part or MATCHES_PER_PART
     # The files in order of their first match; each one's matches by a stable sort of the
     # files' numbers (no list appended a match).
-    number = {f: i for i, f in enumerate(dict.fromkeys(files))}
-    code = np.fromiter(map(number.__getitem__, files), dtype=np.int64, count=len(files))
+    number, code = file_numbers(files) if known is None else known[:2]
     order = (np.arange(len(code), dtype=np.int64) if not len(code) or bool((code[1:] >= code[:-1]).all())
              else np.argsort(code, kind="stable"))
     starts = np.searchsorted(code[order], np.arange(len(number) + 1)).tolist()
     lines = np.asarray(sizes, dtype=np.int64)[order]
     # Where per_part of the file's biggest matches fit a part, every part is per_part matches.
     fits = bool(len(lines)) and int(lines.max()) * per_part <= LINES_PER_PART
-    # No character of any id outside _UNSAFE's set: deleted by a translation in C, none is left.
-    joined = "".join(ids)
-    plain = joined.isascii() and not joined.encode("ascii").translate(None, _SAFE)
+    plain = plain_ids(ids) if known is None else known[2]
     pages: list[tuple[str, str, str, int, list[str]]] = []
     bounds = [0]
     taken: set[str] = set()

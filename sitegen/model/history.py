@@ -35,6 +35,12 @@ ONE_PER_MATCH = "one-event-per-match"      # RatedLeague.cache key
 # them out, and the columns the rating's kernel read (model/resume.py), for the bootstrap.
 IDENTITIES = "match-identities"
 KERNEL_COLUMNS = "kernel-columns"
+# RatedLeague.cache key: the build cache the league was rated with (model/resume.py), for what
+# the models that follow carry over from the last build (model/carried.py).
+BUILD_CACHE = "build-cache"
+# RatedLeague.cache key: the history's prefix identity at every match (load/blocks.py), where
+# the rate stage worked it out (model/resume.py).
+PREFIXES = "prefix-identities"
 
 
 def one_event_per_match(rated: RatedLeague) -> EventTable | None:

@@ -28,7 +28,7 @@ import numpy as np
 from sitegen.load.blocks import match_identities, prefix_identities
 from sitegen.load.cache import Cache
 from sitegen.load.validate import League
-from sitegen.model.history import IDENTITIES, KERNEL_COLUMNS, RatedLeague, rank, rate_league
+from sitegen.model.history import BUILD_CACHE, IDENTITIES, KERNEL_COLUMNS, PREFIXES, RatedLeague, rank, rate_league
 from sitegen.rating import collector
 from sitegen.rating.events import EventTable
 
@@ -67,6 +67,8 @@ def rated_league(league: League, root: Path | None = None, cache: Cache | None =
         rated.cache[KERNEL_COLUMNS] = getattr(after, "cols", None)
         if prefixes is not None and cache is not None:
             cache.put(KIND, league.config.slug, (int(prefixes[-1]), after))
+            rated.cache[PREFIXES] = prefixes
     if ids is not None:
         rated.cache[IDENTITIES] = ids
+        rated.cache[BUILD_CACHE] = cache
     return rated

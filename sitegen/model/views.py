@@ -25,7 +25,7 @@ from sitegen.model.history import RatedLeague, one_event_per_match
 from sitegen.model import scale
 from sitegen.model.table import iso
 from sitegen.rating.base import Match
-from sitegen.rating.matchcolumns import column, fields
+from sitegen.rating.matchcolumns import column, fields, played_at
 from sitegen.rating.protocol import NO_OUTCOME, OUTCOMES
 
 if TYPE_CHECKING:
@@ -342,6 +342,9 @@ class LeagueView:
     # Each player's link as one page folder writes it, made once for every row that shows it
     # (output/render.py's links filter fills it while pages render).
     link_cache: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    # Each player's one Link, the one their lines hold: the careers and the forecast read it
+    # here, not by making a line per player (ten thousand) or a Link again.
+    links: dict[str, Link] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def places(self) -> int:
@@ -358,7 +361,14 @@ class LeagueView:
 SLUG_MAX = 64
 
 
-def player_slugs(names: list[str]) -> dict[str, str]:
+def natural_slugs(names: list[str], known: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each name's own slug (``slugify``), ``known``'s where it has the name (model/carried.py)."""
+    if not known:
+        return {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    return {name: known[name] if name in known else slugify(name, max_length=SLUG_MAX) for name in names}
+
+
+def player_slugs(names: list[str], natural: dict[str, str] | None = None) -> dict[str, str]:
     """A unique, URL-safe slug per player; clashes get -2, -3 in code point order of names.
 
     The first name of each slug keeps it, and a suffix never takes a slug that a
@@ -366,7 +376,7 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     Names with no letter or digit to keep ("!!!", emoji) are "player", "player-2", ...
     after any player actually called "Player".
     """
-    natural = {name: slugify(name, max_length=SLUG_MAX) for name in names}
+    natural = natural_slugs(names) if natural is None else natural
     order = sorted(names, key=lambda name: (not natural[name], name))
     owner: dict[str, str] = {}
     for name in order:
@@ -403,6 +413,7 @@ def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leagu
 
 
 def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
+    from sitegen.model.carried import carried_files, carried_slugs
     from sitegen.model.columns import column_lines, group_games, lines_of, table_extremes
     from sitegen.model.lines import HeldLines, LineMaker, TableLines, event_lines
     from sitegen.model.matchviews import MatchViews, ViewMaker
@@ -410,7 +421,7 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
     system = config.system
     base = f"leagues/{config.slug}/"
     names = [r.standing.player for r in rated.standings]
-    slugs = player_slugs(names)
+    slugs = player_slugs(names, carried_slugs(rated, names))
     players: dict[str, PlayerView] = {}
     for r in rated.standings:
         info = roster.info(r.standing.player)
@@ -434,8 +445,11 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         found = lines_of(matches, number, system)
     sizes, codes, outcomes = found
     # Every match's page worked out before the views, so that each is made with it.
-    pages = plan(column(matches, "file"), source.table.keys if source is not None else column(matches, "id"),
-                 sizes, base, scale.MATCHES_PER_PART if make.big else None)
+    # Each match's file number and whether every id is plain, the last build's for the matches it
+    # had where this history goes on from it (model/carried.py).
+    files, ids = fields(matches, "file"), source.table.keys if source is not None else column(matches, "id")
+    pages = plan(files, ids, sizes, base, scale.MATCHES_PER_PART if make.big else None,
+                 carried_files(rated, files, ids))
     headline = system.headline
     views: ViewMaker | list[MatchView]
     if source is not None:
@@ -467,7 +481,8 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
                                     if extra.get(key) is not None])
     # Read from the column where the matches are columns: a walk over the matches themselves
     # made every one of a million (2 s of a rebuild that reads a few hundred).
-    weighted = any("weight" in extra for extra in fields(matches, "extra") if extra)
+    # The empty ones (most) passed over in C.
+    weighted = any("weight" in extra for extra in filter(None, fields(matches, "extra")))
 
     # A team game has a team in each entry; the matches share their entries (load/validate.py),
     # so each distinct one is looked at once. A system whose matches list no teams and whose
@@ -479,16 +494,21 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
         del entries
     else:
         has_teams = False
-    for p, wins, draws, losses in zip(players.values(), *(
-            np.bincount(codes[outcomes == code], minlength=len(players)).tolist() for code in (WIN, DRAW, LOSS))):
+    # Every player's count of each result code in one pass: (players, codes).
+    counts = np.bincount(codes.astype(np.int64) * (NO_RESULT + 1) + outcomes,
+                         minlength=len(players) * (NO_RESULT + 1)).reshape(-1, NO_RESULT + 1)
+    for p, wins, draws, losses in zip(players.values(), *(counts[:, code].tolist() for code in (WIN, DRAW, LOSS))):
         p.wins, p.draws, p.losses = wins, draws, losses
     games_of = {name: Games(views) for name in players}
     order, bounds, first, last = group_games(games_of, codes, sizes)
-    for p, games, f, lo in zip(players.values(), games_of.values(), first, last):
+    for p, games in zip(players.values(), games_of.values()):
         # A period marks its games rated or not (_mark_rated): those are held as PlayerGames.
         p.games = list(games) if periods else games
-        if f >= 0:
-            p.first_played, p.last_played = matches[f].played, matches[lo].played
+    # Each player's first and last game's time, read from the column of times: no match made.
+    played = [k for k in first if k >= 0]
+    for p, when, then in zip(compress(players.values(), [k >= 0 for k in first]), played_at(matches, played),
+                             played_at(matches, [k for k in last if k >= 0])):
+        p.first_played, p.last_played = when, then
     if periods:
         for p in players.values():
             _mark_rated(p)
@@ -503,7 +523,7 @@ def _league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> Leag
     return LeagueView(config, base, rated, players, leaderboard, MatchViews(views, range(len(matches))),
                       system.integer_ratings, system.has_outcomes, system.terms,
                       system.standing_terms, tier_counts, has_teams, groups,
-                      system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes))
+                      system.explanation(weighted=weighted), LineColumns(sizes, codes, outcomes), links=links)
 
 
 def _groups(lines: list[MatchLine]) -> list[Group]:

@@ -407,7 +407,11 @@ class Elo(MatchSystem):
         if not (isinstance(events, EventTable) and events.listed):
             return None
         score = events.terms["score"].values
-        return np.where(score == 1, 0, np.where(score == 0.5, 1, 2)).astype(np.int8)
+        # Filled in place as int8, with no int64 array of every line made twice.
+        codes = np.full(len(score), 2, dtype=np.int8)
+        codes[score == 0.5] = 1
+        codes[score == 1] = 0
+        return codes
 
     def headline(self, match: Match) -> str:
         (a, b), (ea, eb) = match.players, match.entries
