@@ -65,6 +65,43 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def checked():
+    """``checked(root)``: ``check(root, cache=False)`` once a session (a worker's) for each root,
+    the same Site for every module that asks (the demo takes seconds a check). What a check
+    gives is frozen: a league, its config and its matches cannot be changed by a test."""
+    from sitegen.commands.build import check
+    done: dict[Path, object] = {}
+
+    def _checked(root: Path):
+        root = Path(root).resolve()
+        if root not in done:
+            done[root] = check(root, cache=False)
+        return done[root]
+
+    return _checked
+
+
+@pytest.fixture(scope="session")
+def rated(checked):
+    """``rated(root)``: the site ``checked(root)`` and its leagues rated, once a session for each
+    root; each call gives the leagues with caches of their own, empty, as a fresh rating leaves
+    them (a view fills its league's cache)."""
+    from dataclasses import replace
+
+    from sitegen.commands.build import rate
+    done: dict[Path, list] = {}
+
+    def _rated(root: Path):
+        site = checked(root)
+        root = Path(root).resolve()
+        if root not in done:
+            done[root] = rate(site)
+        return site, [replace(league, cache={}) for league in done[root]]
+
+    return _rated
+
+
 @pytest.fixture
 def here(monkeypatch) -> None:
     """The background jobs run in this process, where what they do can be counted."""
