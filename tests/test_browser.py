@@ -111,8 +111,9 @@ def serving(folder: Path, name: str = "site-server") -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """Build the sites in this process, serve their parent folder on 127.0.0.1 in a thread."""
+def sites(tmp_path_factory, request):
+    """Build the fixture in this process, serve its parent folder on 127.0.0.1 in a thread; the
+    demo is conftest's ``demo_site``, built and served once a session the same way."""
     from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("served")
@@ -120,11 +121,10 @@ def sites(tmp_path_factory):
         # Each site knows the address it is served from, as a project site does: the 404
         # page, served at any depth, links from that path instead of relatively.
         build(FIXTURE, base / "small", base_url=root + "small/")
-        if HAS_DEMO:
-            build(REPO, base / "demo", base_url=root + "demo/")
         served = {"small": Site("small", base / "small", root + "small/", FIXTURE_PAGES)}
         if HAS_DEMO:
-            served["demo"] = Site("demo", base / "demo", root + "demo/", _demo_pages(base / "demo"))
+            folder, url = request.getfixturevalue("demo_site")
+            served["demo"] = Site("demo", folder, url, _demo_pages(folder))
         yield served
 
 
