@@ -10,9 +10,12 @@ MkDocs-style::
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -31,11 +34,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 SMALL = Path(__file__).resolve().parent / "fixtures" / "small"
+REPO = Path(__file__).resolve().parent.parent
 
 
 # make test runs `pytest -n 2 --dist loadfile --no-loadscope-reorder`: each module is one unit
-# of work for a worker, and the units are handed out in the order the tests are collected,
-# to whichever worker is free first. The slowest modules come first, so that no long one
+# of work for a worker, except the modules of a group in GROUPS, which are one unit together
+# (pytest_xdist_make_scheduler below), so that a session fixture they share is made once; the
+# units are handed out in the order the tests are collected, to whichever worker is free first.
+# The slowest modules come first, so that no long one
 # starts near the end while the other worker has nothing left to do: heaviest first, by their
 # measured times on two cores (only the order counts); the rest after them as collected.
 SLOWEST_FIRST = [
@@ -55,6 +61,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
+# Modules that read one build of the demo (``demo_site``): on the same worker, it is built once.
+GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist loadfile``: xdist's scheduling by module, the modules of a group in GROUPS
+    being one unit. (xdist_group marks cannot do it here: pytest 9 no longer lets xdist rename
+    a test's node id, which is how ``--dist loadgroup`` groups them.)"""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class GroupedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            return GROUPS.get(module.rsplit("/", 1)[-1], module)
+
+    return GroupedFiles(config, log)
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     """A copy of the small fixture site (every system), without any build cache it holds;
@@ -63,6 +89,73 @@ def site(tmp_path: Path) -> Path:
     root = tmp_path / "site"
     shutil.copytree(SMALL, root, ignore=shutil.ignore_patterns(FOLDER))
     return root
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
+        pass
+
+
+@pytest.fixture(scope="session")
+def demo_site(tmp_path_factory):
+    """The repository's demo (``matches/`` at its root) built once a session and served on
+    127.0.0.1 by a thread of this process: yields (its folder, the URL it is served at, ending
+    in "/"). It knows that address, as a project site does (the 404 page links from there).
+    The browser tests and the accuracy files' tests read the same build (one group of work
+    for the workers, DEMO_GROUP below)."""
+    from sitegen.commands.build import build
+
+    if not (REPO / "matches").is_dir():
+        pytest.skip("the repository has no demo matches/ folder")
+    base = tmp_path_factory.mktemp("demo-served")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
+    thread = threading.Thread(target=server.serve_forever, name="demo-server", daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/demo/"
+        build(REPO, base / "demo", base_url=url)
+        yield base / "demo", url
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def checked():
+    """``checked(root)``: ``check(root, cache=False)`` once a session (a worker's) for each root,
+    the same Site for every module that asks (the demo takes seconds a check). What a check
+    gives is frozen: a league, its config and its matches cannot be changed by a test."""
+    from sitegen.commands.build import check
+    done: dict[Path, object] = {}
+
+    def _checked(root: Path):
+        root = Path(root).resolve()
+        if root not in done:
+            done[root] = check(root, cache=False)
+        return done[root]
+
+    return _checked
+
+
+@pytest.fixture(scope="session")
+def rated(checked):
+    """``rated(root)``: the site ``checked(root)`` and its leagues rated, once a session for each
+    root; each call gives the leagues with caches of their own, empty, as a fresh rating leaves
+    them (a view fills its league's cache)."""
+    from dataclasses import replace
+
+    from sitegen.commands.build import rate
+    done: dict[Path, list] = {}
+
+    def _rated(root: Path):
+        site = checked(root)
+        root = Path(root).resolve()
+        if root not in done:
+            done[root] = rate(site)
+        return site, [replace(league, cache={}) for league in done[root]]
+
+    return _rated
 
 
 @pytest.fixture

@@ -10,9 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sitegen.model.accuracy import EPS, log_loss_term
-from helpers import REPO, elo_match, league_data, league_toml, read_csv, rows_of, write_files
+from helpers import elo_match, league_data, league_toml, read_csv, rows_of, write_files
 
 HEADER = "period,predictions,log_loss,brier"
 TOL = 1e-5      # E and S are read back with 6 decimals; a mean of log losses moves by a few 1e-6
@@ -53,14 +50,10 @@ def assert_accuracy(text: str, expected: list[tuple[str, int, float, float]], to
 # --- the demo, from its data files alone ---------------------------------------------------
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    """The repository's own demo, built once by the command line."""
-    out = tmp_path_factory.mktemp("demo") / "site"
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    done = subprocess.run([sys.executable, "-m", "sitegen", "build", "--root", str(REPO), "--out", str(out)],
-                          env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return out / "data"
+def demo(demo_site) -> Path:
+    """The data files of the repository's own demo, built once a session (conftest's
+    ``demo_site``, the build the browser tests view)."""
+    return demo_site[0] / "data"
 
 
 def read(data: Path, slug: str, table: str) -> list[dict[str, str]]:

@@ -251,22 +251,24 @@ def test_two_builds_are_byte_identical(tmp_path):
         assert b"Rank (CI)" in a and b"95% interval of the rating: " in a
 
 
-def _elo_leagues() -> list:
-    """The elo leagues of the small fixture and the demo's ranked battle, rated."""
+@pytest.fixture
+def elo_leagues(checked) -> list:
+    """The elo leagues of the small fixture and the demo's ranked battle, checked once a session
+    (conftest's ``checked``); a league is frozen, each test rates it."""
     from helpers import REPO
-    leagues = [lg for lg in check(FIXTURE, cache=False).leagues if lg.config.system_name == "elo"]
-    leagues += [lg for lg in check(REPO, cache=False).leagues if lg.config.slug == "ranked-battle"]
+    leagues = [lg for lg in checked(FIXTURE).leagues if lg.config.system_name == "elo"]
+    leagues += [lg for lg in checked(REPO).leagues if lg.config.slug == "ranked-battle"]
     assert leagues
     return leagues
 
 
 @pytest.mark.parametrize("cut", [0.0, 0.3, 0.5, 0.9, 1.0])
-def test_replays_taken_up_after_appended_matches_are_whole_replays(cut: float) -> None:
+def test_replays_taken_up_after_appended_matches_are_whole_replays(elo_leagues, cut: float) -> None:
     """A league's bootstrap resumed from the replays of its first matches (the rebuild after
     matches are appended) gives every interval a whole replay gives, to the last bit."""
     from sitegen.load.validate import League
     from sitegen.model.honest import bootstrap_from
-    for league in _elo_leagues():
+    for league in elo_leagues:
         whole = rate_league(league)
         expected = bootstrap(whole)
         first = max(1, int(len(league.matches) * cut))
@@ -293,10 +295,10 @@ def test_replays_taken_up_go_on_in_the_season_they_stood_in(tmp_path) -> None:
         assert bootstrap_from(whole, states)[0] == expected, first
 
 
-def test_replays_of_other_players_are_not_taken_up() -> None:
+def test_replays_of_other_players_are_not_taken_up(elo_leagues) -> None:
     from sitegen.load.validate import League
     from sitegen.model.honest import bootstrap_from
-    league = _elo_leagues()[0]
+    league = elo_leagues[0]
     whole = rate_league(league)
     # The replays of the history without its first match: its players came in another order.
     _, states = bootstrap_from(rate_league(League(league.config, league.matches[1:])), None)

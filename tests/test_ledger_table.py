@@ -147,16 +147,12 @@ def test_ledger_columns_are_the_frames_columns(rated):
     assert_columns_are_the_frames(rated)
 
 
-@pytest.fixture(scope="module")
-def demo_rated():
-    """The repository's demo checked and rated once a module; each call gives its leagues with
-    caches of their own, empty, as a fresh rating leaves them."""
-    from dataclasses import replace
-
+@pytest.fixture
+def demo_rated(rated):
+    """The repository's demo checked and rated once a session (conftest's ``rated``); each call
+    gives its leagues with caches of their own, empty, as a fresh rating leaves them."""
     from helpers import REPO
-    from sitegen.commands.build import check, rate
-    rated = rate(check(REPO, cache=False))
-    return lambda: [replace(league, cache={}) for league in rated]
+    return lambda: rated(REPO)[1]
 
 
 def test_ledger_columns_from_the_rating_columns_are_the_frames(demo_rated):

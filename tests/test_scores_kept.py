@@ -61,17 +61,20 @@ def test_an_appended_match_is_the_only_one_scored_again(site: Path, tmp_path: Pa
     assert_same_as_cold(site, out, tmp_path)
 
 
-def _rated_leagues() -> list[League]:
-    small = check(FIXTURE, cache=False).leagues
-    demo = [lg for lg in check(REPO, cache=False).leagues if len(lg.matches) <= 2000]
+@pytest.fixture(scope="module")
+def rated_leagues(checked) -> list[League]:
+    """The leagues that predict, of the small fixture and the demo's of up to 2,000 matches,
+    checked once a session (conftest's ``checked``); a league is frozen, each test rates it."""
+    small = checked(FIXTURE).leagues
+    demo = [lg for lg in checked(REPO).leagues if len(lg.matches) <= 2000]
     return [lg for lg in (*small, *demo) if predicts(rate_league(lg))]
 
 
 @pytest.mark.parametrize("cut", [0.0, 0.3, 0.5, 0.9, 1.0])
-def test_sums_carried_on_after_appended_matches_are_whole_sums(cut: float) -> None:
+def test_sums_carried_on_after_appended_matches_are_whole_sums(rated_leagues, cut: float) -> None:
     """The accuracy sums of a league's first matches, carried on over the rest, are the sums of
     every match at once, to the last bit (a league rated in periods is scored whole)."""
-    for league in _rated_leagues():
+    for league in rated_leagues:
         cold, after = baselines.scores_from(rate_league(league), None)
         first = max(1, int(len(league.matches) * cut))
         _, before = baselines.scores_from(rate_league(League(league.config, league.matches[:first])), None)
@@ -84,8 +87,8 @@ def test_sums_carried_on_after_appended_matches_are_whole_sums(cut: float) -> No
         assert baselines.compare(whole) == baselines.compare(rate_league(league))
 
 
-def test_a_table_s_tail_is_its_events_from_there() -> None:
-    for league in _rated_leagues():
+def test_a_table_s_tail_is_its_events_from_there(rated_leagues) -> None:
+    for league in rated_leagues:
         events = rate_league(league).events
         if not baselines.resumable(rate_league(league)):
             continue
@@ -94,10 +97,10 @@ def test_a_table_s_tail_is_its_events_from_there() -> None:
 
 
 @pytest.mark.parametrize("cut", [0.0, 0.3, 0.5, 0.9, 1.0])
-def test_default_replay_carried_on_is_a_whole_replay(cut: float) -> None:
+def test_default_replay_carried_on_is_a_whole_replay(rated_leagues, cut: float) -> None:
     """The replay with the default parameters (elo leagues whose own are not), taken up after the
     league's first matches, scores as the whole replay does."""
-    leagues = [lg for lg in _rated_leagues() if lg.config.system_name == "elo"]
+    leagues = [lg for lg in rated_leagues if lg.config.system_name == "elo"]
     assert any(not baselines.uses_defaults(lg.config) for lg in leagues)
     for league in leagues:
         whole = rate_league(league)

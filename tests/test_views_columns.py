@@ -54,19 +54,12 @@ def leagues(root: Path):
     return site, rate(site)
 
 
-@pytest.fixture(scope="module")
-def rated_once():
-    """``leagues(root)`` checked and rated once a module for each root (the demo takes a while);
-    each call returns the leagues with caches of their own, empty, as a fresh rating leaves them."""
-    done: dict[Path, tuple] = {}
-
-    def _leagues(root: Path):
-        if root not in done:
-            done[root] = leagues(root)
-        site, rated = done[root]
-        return site, [replace(league, cache={}) for league in rated]
-
-    return _leagues
+@pytest.fixture
+def rated_once(rated):
+    """``leagues(root)`` checked and rated once a session for each root (conftest's ``rated``: the
+    demo takes a while); each call returns the leagues with caches of their own, empty, as a fresh
+    rating leaves them."""
+    return rated
 
 
 @pytest.mark.parametrize("held", [True, False], ids=["lines held", "lines read when asked"])

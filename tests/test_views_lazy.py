@@ -190,9 +190,10 @@ def test_placement_views_made_when_read_are_the_views_made_at_once(case, data, s
 
 
 @pytest.fixture(scope="module")
-def demo_leagues() -> list[Any]:
-    """The demo's leagues of up to DEMO_LINES lines, one of every system, checked and rated once."""
-    site = check(REPO, cache=False)
+def demo_leagues(checked) -> list[Any]:
+    """The demo's leagues of up to DEMO_LINES lines, one of every system, checked once a session
+    (conftest's ``checked``) and rated once."""
+    site = checked(REPO)
     return [rate_league(league) for league in site.leagues
             if sum(map(len, (m.players for m in league.matches))) <= DEMO_LINES]
 
