@@ -197,3 +197,61 @@ def test_a_big_league_s_changes_csv_grows_by_its_new_rows(site: Path, tmp_path: 
         else:
             assert grown[-1] is None
         assert_same_as_cold(site, out, tmp_path)
+
+
+def test_a_build_that_makes_most_pages_makes_their_lines_at_once(site: Path, tmp_path: Path, monkeypatch) -> None:
+    """Where the memo tells that a league's pages will mostly be made again (no build before into
+    the folder, an edit before the end of its history, another league key), every match's lines
+    are made at once (lines.HeldLines.hold), as without the cache; where most are kept (nothing
+    changed, matches appended), each match's are made as a page reads them. Both ways the site is
+    a cold build's."""
+    from sitegen.model.lines import HeldLines
+    from sitegen.output import pages
+
+    held: list[str] = []
+    hold, lines = HeldLines.hold, HeldLines.match_lines
+    made: list[int] = []        # matches whose lines were made one at a time
+
+    def noting(self):
+        if self.every is None:
+            held.append(self.source.matches[0].file.split("/")[1])
+        hold(self)
+
+    def one(self, k):
+        if self.every is None and k not in self.made:
+            made.append(k)
+        return lines(self, k)
+
+    monkeypatch.setattr(HeldLines, "hold", noting)
+    monkeypatch.setattr(HeldLines, "match_lines", one)
+    out = tmp_path / "out"
+    build(site, out)
+    first = sorted(held)
+    assert "ladder" in first and made == []       # the cold build: every league's at once
+    for edit, holds in ((append_copy, []), (edit_middle_score, ["ladder"])):
+        held.clear()
+        made.clear()
+        edit(site, "ladder")
+        build(site, out)
+        assert sorted(held) == holds
+        if edit is append_copy:
+            assert made        # the appended match's page and its players' made their own
+    assert_same_as_cold(site, out, tmp_path)
+    # Another league key (the league's players, counts, board rules): none of its pages is kept.
+    key = pages.league_key
+    monkeypatch.setattr(pages, "league_key", lambda site_key, lv, *rest: key(site_key + "x", lv, *rest))
+    held.clear()
+    build(site, out)
+    assert sorted(held) == first
+    assert_same_as_cold(site, out, tmp_path)
+
+
+def edit_middle_score(site: Path, league: str) -> None:
+    """The first match's result in the league's first file reversed: every rating after it moves."""
+    path = sorted(p for p in (site / "matches" / league).rglob("*.toml") if p.name != "league.toml")[0]
+    text = path.read_text(encoding="utf-8")
+    first = text.index("score = 1 }")
+    other = text.index("score = 0 }")
+    assert abs(first - other) < 80       # the two players of one match
+    text = text.replace("score = 1 }", "score = 2 }", 1).replace("score = 0 }", "score = 1 }", 1)
+    path.write_text(text.replace("score = 2 }", "score = 0 }", 1), encoding="utf-8")

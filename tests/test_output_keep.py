@@ -118,6 +118,6 @@ def test_the_stamps_a_build_stores_are_the_next_build_s(tmp_path: Path) -> None:
     assert again.old == memo.new and all(type(s) is Stamp for s in again.old.values())
     assert again.old["a/index.html"].inode == 20 and again.old_held == {"b.json": ("held",)}
     assert PageMemo(cache, tmp_path / "out", "another site").old == {}
-    cache.put("pages", memo.slot, ("site", {"a/index.html": ("k", 3)}, {}))
+    cache.put("pages", memo.slot, ("site", {"a/index.html": ("k", 3)}, {}, {}))
     foreign = PageMemo(cache, tmp_path / "out", "site")
     assert foreign.old == {} and foreign.old_held == {}

@@ -2,8 +2,9 @@
 a small edit redoes only what the edit touched.
 
 What it holds. Entries by kind and key: a TOML file's parse keyed by the sha256 of its bytes
-(load/site.py); a match file's checked matches, keyed by its text and the league's other
-inputs (load/validate.py), and its matches' identities (load/blocks.py); by league, the checked
+(load/site.py; not a match file's, whose checked matches are kept instead); a match file's
+checked matches, keyed by its text and the league's other inputs (load/validate.py), and its
+matches' identities (load/blocks.py); by league, the checked
 files of its last check without a duplicate match (load/duplicates.py); a league's bootstrap
 intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); by league,
 its rating (the kernel's columns and state), the bootstrap's replays, the accuracy sums and the

@@ -63,8 +63,12 @@ class MatchFile:
     cache: Cache | None = field(default=None, compare=False, repr=False)
 
     def read(self, problems: Problems) -> TomlFile | None:
-        """The parsed file; None, with the problem recorded, where it cannot be read."""
-        return parse_toml_file(self.path, self.rel, problems, cache=self.cache)
+        """The parsed file; None, with the problem recorded, where it cannot be read.
+
+        Its parse is not kept in the cache (``cache`` keeps its checked matches, load/validate.py):
+        a file read again has changed, or the league's other inputs did, and reading a kept parse
+        back costs nearly what parsing does, where writing it cost a cold build 3 ms a file."""
+        return parse_toml_file(self.path, self.rel, problems)
 
 
 @dataclass(frozen=True, slots=True)

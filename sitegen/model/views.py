@@ -355,6 +355,16 @@ class LeagueView:
     def recent(self) -> list[MatchView]:
         return list(self.matches[::-1][:RECENT])
 
+    def hold_lines(self) -> None:
+        """Every match's lines made now, where they are held and were left to be made when a
+        page reads them (``league_view``'s ``kept``; lines.HeldLines): for a build that turns
+        out to make most pages again."""
+        from sitegen.model.lines import HeldLines
+        from sitegen.model.matchviews import MatchViews, ViewMaker
+        views = self.matches.views if isinstance(self.matches, MatchViews) else None
+        if isinstance(views, ViewMaker) and isinstance(views.held, HeldLines):
+            views.held.hold()
+
 
 # Transliteration lengthens some names a lot (64 CJK characters give 319 ASCII
 # ones): past 255 bytes a folder name cannot be written at all.
@@ -399,9 +409,9 @@ def player_slugs(names: list[str], natural: dict[str, str] | None = None) -> dic
 
 
 def league_view(rated: RatedLeague, roster: Roster, kept: bool = False) -> LeagueView:
-    """The league's view models. ``kept``: the build may keep the league's pages from the build
-    before (output/memo.py), so held lines (scale.lines_held) are made for the pages that ask,
-    not all at once for every page."""
+    """The league's view models. ``kept``: the build will likely keep most of the league's pages
+    from the build before (output/memo.py), so held lines (scale.lines_held) are made for the
+    pages that ask, not all at once for every page (``LeagueView.hold_lines`` makes them later)."""
     # A line, a game and a view per player and match, none in a cycle: the cyclic collector
     # waits until they are built instead of walking the growing heap again and again
     # (a 100k-match league: 2.5 of the 5 seconds this took).

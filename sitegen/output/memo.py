@@ -20,7 +20,10 @@ and the identity of the file written (size, modification time and inode, which a
 The next build links a file only where its key is the same and the published file is still
 that file: anything else (a file edited or replaced since, another output folder, no cache) is
 made again, so the output is byte for byte a cold build's. tests/test_kept_pages.py holds the
-two equal after appended, edited and reordered matches in every system.
+two equal after appended, edited and reordered matches in every system. It also keeps each
+league's history and key as its pages showed them (``Mark``): where they say most pages will be
+made again (a cold build, an edit before the end), the pages' lines are made in bulk, not one
+match at a time as for the few a rebuild after appended matches makes; the pages are the same.
 
 The same identities let a big league's changes.csv and matches.csv grow (``appendable``):
 where the history up to the last build's last match is unchanged, so are its rows, and the
@@ -137,15 +140,21 @@ def league_key(site_key: str, lv: LeagueView, board: Any, careers: Any, compact:
     return h.hexdigest()
 
 
+# A league's history and key as its pages showed them: the history's length and prefix identity
+# at its last match, and the league's key (``league_key``).
+Mark = tuple[int, int, str]
+
+
 class PageMemo:
-    """The keyed files of the build before (``old``) and of this one (``new``, stored by ``save``)."""
+    """The keyed files of the build before (``old``) and of this one (``new``, stored by ``save``),
+    and each league's ``Mark`` (``old_marks``, ``new_marks``)."""
 
     def __init__(self, cache: Cache | None, out: Path, site_key: str) -> None:
         self.cache, self.site_key = cache, site_key
         self.slot = digest(str(out.resolve()))
         old = cache.get("pages", self.slot) if cache is not None else None
-        valid = (isinstance(old, tuple) and len(old) == 3 and old[0] == site_key and isinstance(old[1], dict)
-                 and isinstance(old[2], dict))
+        valid = (isinstance(old, tuple) and len(old) == 4 and old[0] == site_key and isinstance(old[1], dict)
+                 and isinstance(old[2], dict) and isinstance(old[3], dict))
         self.old: dict[str, Stamp] = {}
         if valid and old is not None:
             make = Stamp._make
@@ -157,6 +166,8 @@ class PageMemo:
         # What a grown file's rows were made from beyond the matches (``written``'s ``held``).
         self.old_held: dict[str, Any] = old[2] if valid and old is not None else {}
         self.new_held: dict[str, Any] = {}
+        self.old_marks: dict[str, Mark] = old[3] if valid and old is not None else {}
+        self.new_marks: dict[str, Mark] = {}
         self.prefixes: dict[str, np.ndarray | None] = {}
 
     def league_prefixes(self, root: Path, rated: RatedLeague) -> np.ndarray | None:
@@ -169,6 +180,31 @@ class PageMemo:
                 ids = match_identities(root, rated.league, self.cache)
             self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(rated))
         return self.prefixes[slug]
+
+    # Whether most of a league's pages are kept, told before they are modelled: a page worker
+    # then makes the lines of the matches it shows one match at a time (views.league_view), else
+    # every match's are made at once before the workers fork, as without the cache.
+
+    def keeps_history(self, root: Path, rated: RatedLeague) -> bool:
+        """Whether the history the build before's pages of the league showed is the start of this
+        one's (a rebuild after appended matches, or none): most of its pages may then be kept.
+        Not so in a cold build, after an edit before the end, or for another site key."""
+        prefixes = self.league_prefixes(root, rated)
+        mark = self.old_marks.get(rated.league.config.slug)
+        if prefixes is None or not (isinstance(mark, tuple) and len(mark) == 3):
+            return False
+        matches, last = mark[0], mark[1]
+        return isinstance(matches, int) and 0 < matches <= len(prefixes) and int(prefixes[matches - 1]) == last
+
+    def keeps_league(self, rated: RatedLeague, key: str) -> bool:
+        """Whether the league's key (``league_key``) is the build before's: where it is not, none of
+        the league's pages is kept. Notes it, with the league's history, for the next build."""
+        slug = rated.league.config.slug
+        prefixes = self.prefixes.get(slug)
+        if prefixes is not None and len(prefixes):
+            self.new_marks[slug] = (len(prefixes), int(prefixes[-1]), key)
+        mark = self.old_marks.get(slug)
+        return isinstance(mark, tuple) and len(mark) == 3 and mark[2] == key
 
     def history_key(self, root: Path, rated: RatedLeague) -> str | None:
         """A digest of every input of the league's ratings: its matches, in order, with the
@@ -238,7 +274,7 @@ class PageMemo:
     def save(self) -> None:
         if self.cache is not None:
             stamps = {path: tuple(stamp) for path, stamp in self.new.items()}
-            self.cache.put("pages", self.slot, (self.site_key, stamps, self.new_held))
+            self.cache.put("pages", self.slot, (self.site_key, stamps, self.new_held, self.new_marks))
 
 
 def _words(words: list[str]) -> bytes:

@@ -214,9 +214,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     base = site_base_url(settings.base_url, base_url)
     templates = [d for d in (site.root / "templates", BUILTIN_TEMPLATES) if d.is_dir()]
     env = environment(templates, None if memo is None else memo.cache)
-    # A league whose pages may be kept makes its held lines for the pages made (views.league_view).
-    leagues = [league_view(r, site.roster, memo is not None and memo.league_prefixes(site.root, r) is not None)
-               for r in rated]
+    # A league most of whose pages are likely kept makes its held lines for the pages made
+    # (views.league_view); a cold build, or one after an edit before the end, makes every one at once.
+    leagues = [league_view(r, site.roster, memo is not None and memo.keeps_history(site.root, r)) for r in rated]
     collector.hold(leagues)
     freeze()
     # Which leagues are big, told once here (a count over every match) for the pages and the
@@ -384,6 +384,11 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         forecast = league_forecast(lv, site.roster, comparison)
         predictor = league_predictor(lv.rated)
         compact = big[lv.config.slug]      # a big league's output is smaller (model/scale.py)
+        prefixes = memo.league_prefixes(site.root, lv.rated) if memo is not None else None
+        careers = LeagueCareers(lv)
+        known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
+        if memo is not None and not memo.keeps_league(lv.rated, known):
+            lv.hold_lines()     # no page of the league is kept: its lines made at once, before its pages
         page(f"{lv.url}index.html", "league.html", league=lv, decimals=decimals, compact=compact,
              spec=specs.get(lv.config.system_name), board=board, forecast=forecast, predictor=predictor,
              distribution=distribution_chart(board.distribution),
@@ -403,9 +408,6 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{results_url(lv, n)}index.html", "matches.html", league=lv, decimals=decimals,
                  compact=compact, rows=rows, number=n, pages=page_urls, pager=pager(page_urls, n))
         groups = lv.groups
-        prefixes = memo.league_prefixes(site.root, lv.rated) if memo is not None else None
-        careers = LeagueCareers(lv)
-        known = league_key(memo.site_key, lv, board, careers, compact) if memo is not None else ""
         # Positions of the matches whose prefix a key takes: each page's last match (``lasts``),
         # and in a league rated by periods (whose games are held as a list of views) every match.
         at: dict[int, int] = {}
