@@ -9,7 +9,8 @@ files of its last check without a duplicate match (load/duplicates.py); a league
 intervals keyed by the identity of its whole history (model/honest.py, output/memo.py); by league,
 its rating (the kernel's columns and state), the bootstrap's replays, the accuracy sums and the
 replay with the default parameters as the last build left them, to carry on from
-(model/resume.py, model/honest.py, model/baselines.py), and its players' opponent pools as
+(model/resume.py, model/honest.py, model/baselines.py), its players' career aggregates, its match
+pages' plan and its players' slugs (model/carried.py), and its players' opponent pools as
 drawn (model/pools.py); the search index, record by record (output/searchkept.py); each
 content page as rendered, keyed by its source and what it shows of the leagues
 (output/content.py); the templates as compiled (output/render.py); the chart specs every build
