@@ -65,6 +65,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site"}
 
 
+@pytest.hookimpl(optionalhook=True)     # pytest without xdist (-p no:xdist) knows no such hook
 def pytest_xdist_make_scheduler(config, log):
     """With ``--dist loadfile``: xdist's scheduling by module, the modules of a group in GROUPS
     being one unit. (xdist_group marks cannot do it here: pytest 9 no longer lets xdist rename
