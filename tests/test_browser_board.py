@@ -190,13 +190,17 @@ def test_no_layout_shift_and_controls_shown(site_url, open_page):
     page = _open(site_url + "leagues/duel/")
     page.locator("div.vega").scroll_into_view_if_needed()       # drawn when it comes into view
     page.wait_for_function("() => document.querySelector('div.vega.drawn svg') !== null")
-    shift = page.evaluate("""() => new Promise(done => {
-        let total = 0;
-        new PerformanceObserver(list => { for (const e of list.getEntries()) total += e.value; })
+    # Each shift with what moved (element, rectangle before and after), so a failure says what to fix.
+    shifts = page.evaluate("""() => new Promise(done => {
+        const out = [];
+        new PerformanceObserver(list => { for (const e of list.getEntries()) out.push({
+            value: e.value, at: e.startTime, moved: (e.sources || []).map(s => [
+                s.node ? `${s.node.nodeName}.${s.node.className || ""}#${s.node.id || ""}` : "?",
+                JSON.stringify(s.previousRect), JSON.stringify(s.currentRect)])}); })
             .observe({type: "layout-shift", buffered: true});
-        setTimeout(() => done(total), 300);
+        setTimeout(() => done(out), 300);
     })""")
-    assert shift == 0
+    assert sum(s["value"] for s in shifts) == 0, shifts
     assert page.locator("form.board-tools[role=search]").is_visible()
     assert page.locator("table.board thead th button").count() >= 5
     assert not problems, problems
