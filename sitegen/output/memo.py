@@ -46,7 +46,7 @@ import numpy as np
 
 from sitegen.load.blocks import match_identities, prefix_identities
 from sitegen.load.cache import Cache, code_digest, digest
-from sitegen.model.history import IDENTITIES, RatedLeague, one_event_per_match
+from sitegen.model.history import IDENTITIES, PREFIXES, RatedLeague, one_event_per_match
 from sitegen.model.predict import NEAREST
 from sitegen.rating.events import EventTable
 from sitegen.rating.matchcolumns import column
@@ -176,6 +176,12 @@ class PageMemo:
         if slug not in self.prefixes:
             # The rate stage worked them out already where it could (model/resume.py).
             ids = rated.cache.get(IDENTITIES)
+            kept = rated.cache.get(PREFIXES)
+            if ids is not None and kept is not None and one_event_per_match(rated) is not None:
+                # Each event one match: every match's event ends at itself, and the rate stage's
+                # prefixes (of every match's own position) are these.
+                self.prefixes[slug] = kept
+                return kept
             if ids is None and self.cache is not None:
                 ids = match_identities(root, rated.league, self.cache)
             self.prefixes[slug] = None if ids is None else prefix_identities(ids, event_ends(rated))
