@@ -19,6 +19,7 @@ from array import array
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from itertools import chain
+from operator import is_
 from typing import Any, NamedTuple
 
 from sitegen.rating.arrays import once_each
@@ -89,10 +90,11 @@ class Unpacked(NamedTuple):
 
 
 def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
-                   no_extra: Mapping[str, Any]) -> Unpacked:
+                   no_extra: Mapping[str, Any], known: Callable[[str], str | None] | None = None) -> Unpacked:
     """``pack``'s columns again, no match made; ``name`` and ``fields`` give the parent's one
     copy of each player's name and of a match's entries (validate.Shared), ``no_extra`` the
-    mapping of a match without keys."""
+    mapping of a match without keys; ``known``, where given, the copy ``name`` holds already
+    (None where it holds none), which ``name`` would give unchanged."""
     body = data[1:]
     value = marshal.loads(body) if data[:1] == MARSHAL else pickle.loads(body)
     (files, rels, file_col, ids, when, position, notes, players, entries, extra, line, given,
@@ -102,7 +104,10 @@ def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tu
         raise ValueError("the columns are not of one length")
     # The names are interned (validate.Shared.name), and marshal reads an interned string back
     # as the one this process holds: the players' tuples are then the parent's copies as read.
-    if not all(name(n) is n for n in played):
+    # Most are the parent's copies already (names kept from a file read before): that is one
+    # look-up each in ``known``, where given; only where one is not is ``name`` asked of each.
+    if not (known is not None and all(map(is_, map(known, played), played))
+            or all(name(n) is n for n in played)):
         ours = once_each(list(chain.from_iterable(players)), name)
         players = [tuple(map(ours.__getitem__, map(id, p))) for p in players]
     # The child's matches share their entries' tuples (and marshal keeps that): each distinct
@@ -116,9 +121,10 @@ def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tu
 
 
 def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
-           no_extra: Mapping[str, Any]) -> tuple[list[Keyed], set[str], set[str]]:
+           no_extra: Mapping[str, Any], known: Callable[[str], str | None] | None = None
+           ) -> tuple[list[Keyed], set[str], set[str]]:
     """``pack``'s matches again, made from ``unpack_columns``'."""
-    u = unpack_columns(data, name, fields, no_extra)
+    u = unpack_columns(data, name, fields, no_extra, known)
     at = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, u.at)))
     matches = list(map(new_match, u.ids, at, map(u.files.__getitem__, u.file_col), u.position, u.notes, u.players,
                        u.entries, u.extra, u.line))

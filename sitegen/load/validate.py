@@ -289,7 +289,7 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
         their_ids: Iterable[str]
         if hit is not None:
             try:
-                columns = halves.unpack_columns(hit, shared.name, shared.fields, NO_EXTRA)
+                columns = halves.unpack_columns(hit, shared.name, shared.fields, NO_EXTRA, shared.names.get)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
             gathered.add_unpacked(columns)
