@@ -161,6 +161,67 @@ def match_rows(matches, links, decimals: int, file_url: str) -> Markup:
     return Markup("".join(out))
 
 
+def board_rows(rows, board, league, moved: bool, standing_decimals) -> Markup:
+    """A league page's board table's rows (model/board.Row, league.html's ``board_table``): a
+    10,000-player league's board was a second of Jinja in every build. ``moved``: the active
+    players' table, with the movement, interval rank and all-time rank columns."""
+    out = []
+    places = league.places
+    cut = len(league.url)
+    interval_kind, interval = board.interval_kind and moved, board.interval
+    platforms, regions, tiers = board.platforms, board.regions, board.tiers
+    terms = [(t, standing_decimals.get(t, 3)) for t in league.standing_terms]
+    with_tiers, outcomes = league.config.tiers, league.has_outcomes
+    for r in rows:
+        p = r.player
+        head = "<tr"
+        if platforms:
+            head += f' data-platform="{escape(p.platform or "")}"'
+        if regions:
+            head += f' data-region="{escape(p.region or "")}"'
+        if tiers:
+            head += f' data-tier="{escape(p.tier.index if p.tier else "")}"'
+        cells = [f"{head}><td>{escape(r.rank)}</td>"]
+        if interval_kind:
+            cells.append(f'<td class="opt"><abbr class="ci" title="95% interval of the rating: '
+                         f'{escape(fmt_rating(r.interval[0]))} to {escape(fmt_rating(r.interval[1]))}">'
+                         f"{escape(r.sure_rank)}</abbr></td>")
+        if moved:
+            mv = r.movement
+            cells.append(f'<td class="mv" data-sort="{escape(mv.places if mv.places is not None else "")}">'
+                         f'<span class="mv-{escape(mv.kind)}" aria-hidden="true">{escape(mv.text)}</span>'
+                         f'<span class="visually-hidden">{escape(mv.label)}</span></td>')
+        cells.append(f'<th scope="row"><a href="{escape(p.url[cut:])}">{escape(p.name)}</a></th>'
+                     f'<td data-sort="{escape("%.2f" % (p.rating,))}">{escape(fmt_rating(p.rating, places))}')
+        if r.provisional:
+            cells.append('<abbr class="prov" title="provisional" aria-hidden="true">?</abbr>'
+                         '<span class="visually-hidden"> provisional</span>')
+        if r.spread is not None:
+            centre = "\u00b1 " if interval.centred else f"\u03bc {escape(fmt_rating(r.centre, places))} \u00b1 "
+            cells.append(f' <span class="ci" title="{escape(interval.name)}: {escape(fmt_rating(r.low, places))} to '
+                         f'{escape(fmt_rating(r.high, places))}">{centre}{escape(fmt_rating(r.spread, places))}</span>')
+        cells.append("</td>")
+        if moved:
+            cells.append(f'<td class="opt at">{escape(p.rank)}</td>')
+        for t, decimals in terms:
+            cells.append(f'<td class="opt">{escape(fmt_number(p.extra[t], decimals))}</td>')
+        if with_tiers:
+            tier = p.tier
+            shown = f'<span class="tier tier-{escape(tier.index)}">{escape(tier.name)}</span>' if tier else ""
+            cells.append(f'<td class="l opt" data-sort="{escape(tier.index if tier else 0)}">{shown}</td>')
+        cells.append(f"<td>{escape(r.games)}</td>")
+        if outcomes:
+            cells.append(f'<td class="opt">{escape(p.wins)}</td><td class="opt">{escape(p.draws)}</td>'
+                         f'<td class="opt">{escape(p.losses)}</td>')
+        if platforms:
+            cells.append(f'<td class="l opt">{escape(p.platform or "")}</td>')
+        if regions:
+            cells.append(f'<td class="l opt">{escape(p.region or "")}</td>')
+        cells.append(f'<td class="l opt">{escape(fmt_date(p.last_played))}</td></tr>\n')
+        out.append("".join(cells))
+    return Markup("".join(out))
+
+
 class SiblingLinks(dict):
     """A big league's player page's links to other players (name -> Markup ``<a>``): from
     ``players/<slug>/`` the way to ``players/<other>/`` is ``../<other>/``, 11 bytes shorter than
@@ -207,6 +268,6 @@ def day_links(league, up: str) -> DayLinks:
     return DayLinks.of(league, up)
 
 
-FILTERS = {"sibling_links": sibling_links, "day_links": day_links,
+FILTERS = {"sibling_links": sibling_links, "board_rows": board_rows, "day_links": day_links,
            "match_rows": match_rows, "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
            "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
