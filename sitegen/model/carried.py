@@ -83,7 +83,7 @@ def carried_aggregates(careers: LeagueCareers, compute: Callable[[np.ndarray | N
         start = int(lines.sizes[:kept.upto].sum())
         in_view = list(league.players)
         number = careers._number
-        touched = np.array(sorted({number[in_view[i]] for i in np.unique(lines.players[start:]).tolist()}),
+        touched = np.array(sorted({number[in_view[i]] for i in set(lines.players[start:].tolist())}),
                            dtype=np.int64)
         result = before if not len(touched) else splice(before, compute(touched), touched, len(careers._names))
     else:
