@@ -75,3 +75,35 @@ def test_load_parts_loads_what_a_page_extends_and_includes_and_leaves_a_missing_
     assert {"base.html", "_part.html", "_inner.html"} <= set(env._loaded)
     assert "_missing.html" not in env._loaded
     assert env.get_template("page.html").render() == "<main>inner\n</main>\n"
+
+
+def test_load_parts_with_the_cache_loads_what_parsing_finds(tmp_path, monkeypatch) -> None:
+    """The templates each one names, kept in the build cache, are the ones parsing finds: a
+    second build loads the same parts without parsing, and an edited template is parsed again."""
+    from sitegen.load.cache import Cache
+    site = tmp_path / "templates"
+    site.mkdir()
+    (site / "base.html").write_text("<main>{% block main %}{% endblock %}</main>\n")
+    (site / "_a.html").write_text("a\n")
+    (site / "_b.html").write_text("b\n")
+    (site / "page.html").write_text("{% extends 'base.html' %}{% block main %}{% include '_a.html' %}{% endblock %}\n")
+    cache = Cache(tmp_path / "cache")
+    plain = environment([site])
+    load_parts(plain, "page.html")
+    first = environment([site], cache)
+    load_parts(first, "page.html")
+    assert set(first._loaded) == set(plain._loaded) == {"base.html", "_a.html"}
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    again = environment([site], cache)
+    monkeypatch.setattr(again, "parse", no_parse)
+    load_parts(again, "page.html")
+    assert set(again._loaded) == set(first._loaded)
+    monkeypatch.undo()
+    (site / "page.html").write_text("{% extends 'base.html' %}{% block main %}{% include '_b.html' %}{% endblock %}\n")
+    edited = environment([site], cache)
+    load_parts(edited, "page.html")
+    assert set(edited._loaded) == {"base.html", "_b.html"}
+    assert edited.get_template("page.html").render() == "<main>b\n</main>\n"

@@ -13,7 +13,8 @@ replay with the default parameters as the last build left them, to carry on from
 pages' plan and its players' slugs (model/carried.py), and its players' opponent pools as
 drawn (model/pools.py); the search index, record by record (output/searchkept.py); each
 content page as rendered, keyed by its source and what it shows of the leagues
-(output/content.py); the templates as compiled (output/render.py); the chart specs every build
+(output/content.py); the templates as compiled, and the
+templates each one extends or includes (output/render.py); the chart specs every build
 draws, under Altair's version (output/charts.py); and for each output folder,
 the keys of the pages and files the last build wrote there (output/memo.py).
 Every key also covers sitegen's own code (``code_digest``: every source and template file of the
