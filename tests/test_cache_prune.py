@@ -105,3 +105,35 @@ def test_the_cache_stays_bounded_build_after_build(tmp_path: Path) -> None:
     removers_done()
     assert len(entries(folder)) <= KEEP_BUILDS * (UNLINKED_HERE // 2 + 1)
     assert not any((folder / TRASH).glob("*/*"))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_an_entry_put_aside_is_the_one_put_writes(tmp_path: Path, monkeypatch, fork: bool) -> None:
+    """``put_aside`` (a forked child pickles and writes the entry) leaves what ``put`` leaves: read
+    back by the same cache (which waits for the child), by a later build's, and kept by ``prune``;
+    without a second core it is a ``put``. A second put_aside of one entry waits for the first."""
+    import numpy as np
+
+    from sitegen.load import forked
+    if not fork:
+        monkeypatch.setattr(forked, "start", lambda job: None)
+    folder = tmp_path / FOLDER
+    value = (7, np.arange(100_000, dtype=np.int64), {"a": [1.5, None]})
+    plain = Cache(tmp_path / "plain")
+    plain.put("careers", "x", value)
+    first = Cache(folder)
+    first.put_aside("careers", "x", value)
+    got = first.get("careers", "x")
+    assert got[0] == 7 and np.array_equal(got[1], value[1]) and got[2] == value[2]
+    first.put_aside("rating", "y", "one")
+    first.put_aside("rating", "y", "two")
+    first.prune()
+    assert not first.aside
+    again = Cache(folder)
+    assert again.get("rating", "y") == "two"
+    assert (folder / "careers").exists()
+    got = again.get("careers", "x")
+    assert got[0] == 7 and np.array_equal(got[1], value[1]) and got[2] == value[2]
+    ours = sorted(p.read_bytes() for p in (folder / "careers").glob("*/*"))
+    theirs = sorted(p.read_bytes() for p in (tmp_path / "plain" / "careers").glob("*/*"))
+    assert ours == theirs

@@ -83,6 +83,7 @@ class Cache:
         self.writable = writable
         self.used: set[Path] = set()        # the entries this build read or wrote (kept by ``prune``)
         self.started = time.time_ns()
+        self.aside: dict[Path, Any] = {}    # entries being written by a child (``put_aside``), by path
 
     def _path(self, kind: str, key: str) -> tuple[Path, str]:
         full = digest(code_digest(), kind, key)
@@ -91,6 +92,8 @@ class Cache:
     def get(self, kind: str, key: str) -> Any | None:
         """The value stored under (kind, key), or None on any miss."""
         path, full = self._path(kind, key)
+        if path in self.aside:
+            self._settled(path)
         try:
             data = path.read_bytes()
             stored_key, value = pickle.loads(data)
@@ -115,6 +118,8 @@ class Cache:
         if not self.writable:
             return
         path, full = self._path(kind, key)
+        if path in self.aside:
+            self._settled(path)
         try:
             data = pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:       # noqa: BLE001 - a value that does not pickle is not cached
@@ -134,6 +139,38 @@ class Cache:
             return
         self.used.add(path)
 
+    def put_aside(self, kind: str, key: str, value: Any) -> None:
+        """``put``, pickled and written by a forked child where there is a second core, while this
+        process goes on: a million-match league's rating and careers entries are some 75 MB each,
+        a third of a second each to pickle and write in every rebuild. The entry is the one ``put``
+        writes; a ``get`` or ``put`` of it, and ``settle``, wait for the child first."""
+        if not self.writable:
+            return
+        from sitegen.load import forked
+        path, _ = self._path(kind, key)
+        if path in self.aside:
+            self._settled(path)
+
+        def job() -> bytes:
+            self.put(kind, key, value)
+            return b"1" if self.writable else b""
+
+        child = forked.start(job)
+        if child is None:
+            self.put(kind, key, value)
+            return
+        self.aside[path] = child
+        self.used.add(path)
+
+    def _settled(self, path: Path) -> None:
+        if self.aside.pop(path).wait() != b"1":
+            self.writable = False       # the child could not write it: as ``put`` gives up
+
+    def settle(self) -> None:
+        """Wait for every entry ``put_aside`` handed to a child (before ``prune``, at a build's end)."""
+        for path in list(self.aside):
+            self._settled(path)
+
     def prune(self) -> None:
         """Remove the entries that none of the last KEEP_BUILDS builds used: each build touches
         what it used (``get``, ``put``) and records when it started; older files go. Only files
@@ -141,6 +178,7 @@ class Cache:
         (after sitegen changed, every entry of the older code) is renamed into a trash folder,
         a rename each where the unlink of a large entry takes milliseconds, and a process of
         its own removes it after the build."""
+        self.settle()
         if not self.writable or not self.folder.is_dir():
             return
         stamp = self.folder / "builds"

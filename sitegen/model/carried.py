@@ -61,7 +61,9 @@ class Carried:
 
     def keep(self, value: Any) -> None:
         if self.cache is not None:
-            self.cache.put(self.kind, self.slug, (int(self.prefixes[-1]), len(self.prefixes), value))
+            # The careers are some 75 MB at a million matches: pickled and written beside.
+            put = self.cache.put_aside if self.kind == CAREERS else self.cache.put
+            put(self.kind, self.slug, (int(self.prefixes[-1]), len(self.prefixes), value))
 
 
 def carried_aggregates(careers: LeagueCareers, compute: Callable[[np.ndarray | None], _Aggregates]) -> _Aggregates:

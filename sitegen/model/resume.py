@@ -66,7 +66,7 @@ def rated_league(league: League, root: Path | None = None, cache: Cache | None =
         rated = RatedLeague(league, events, rank(system.standings(events)))
         rated.cache[KERNEL_COLUMNS] = getattr(after, "cols", None)
         if prefixes is not None and cache is not None:
-            cache.put(KIND, league.config.slug, (int(prefixes[-1]), after))
+            cache.put_aside(KIND, league.config.slug, (int(prefixes[-1]), after))
             rated.cache[PREFIXES] = prefixes
     if ids is not None:
         rated.cache[IDENTITIES] = ids
