@@ -80,6 +80,46 @@ def test_a_folder_holding_a_git_repository_is_refused_even_with_the_marker(tmp_p
     assert tree_snapshot(other) == before
 
 
+@pytest.mark.parametrize("walk", ["beside", "one core", "child failed"])
+def test_a_nested_repository_found_beside_the_check_is_refused_first(tmp_path, monkeypatch, walk):
+    # The walk for a nested .git runs in a child while the input is checked (OutputCheck): however
+    # it runs, a repository deep in an old build is refused, before a bad match file is reported,
+    # and nothing in the folder or beside it is touched.
+    from sitegen.load import forked
+    root = site(tmp_path / "site")
+    out = tmp_path / "out"
+    build(root, out)
+    init_repo(out / "players" / "a" / "b" / "vendor")
+    (root / "matches" / "duel" / "2024.toml").write_text("[[match]]\nplayed = 'not a date'\n", encoding="utf-8")
+    if walk == "one core":
+        monkeypatch.setattr(forked, "cores", lambda: 1)
+    elif walk == "child failed":
+        monkeypatch.setattr(forked, "start", lambda job: forked.Child(*_failed_child()))
+    before = tree_snapshot(out)
+    with pytest.raises(InvalidInput) as caught:
+        build(root, out)
+    [problem] = caught.value.problems
+    nested = out / "players" / "a" / "b" / "vendor" / ".git"
+    assert problem.message.startswith(f"the output folder holds a git repository ({nested})")
+    assert tree_snapshot(out) == before and staging(out) == []
+    # Without the nested repository, the bad match file is what the build reports.
+    import shutil
+    shutil.rmtree(out / "players" / "a")
+    with pytest.raises(InvalidInput) as caught:
+        build(root, out)
+    assert all("2024.toml" in p.file for p in caught.value.problems), caught.value.problems
+
+
+def _failed_child() -> tuple[int, int]:
+    """A child that exits 1 at once, as forked.start's child does when its job raises."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(1)
+    os.close(writer)
+    return pid, reader
+
+
 def test_a_bare_repository_is_refused(tmp_path):
     root = site(tmp_path / "site")
     bare = tmp_path / "mirror.git"

@@ -31,7 +31,8 @@ from sitegen.rating.base import RatingDiverged
 from sitegen.output.theme import check_templates
 from sitegen.load.validate import league_matches
 from sitegen.output.memo import Grown, PageMemo, ledger_rows, site_key
-from sitegen.output.write import Output, Span, check_output_folder
+from sitegen.output.outfolder import OutputCheck
+from sitegen.output.write import Output, Span
 
 if TYPE_CHECKING:
     from sitegen.load.config import Roster
@@ -186,13 +187,17 @@ def build(root: Path, out: Path, *, base_url: str | None = None, repo_url: str |
     # The output folder is replaced whole: only an absent or empty folder, or a site sitegen
     # wrote, and never a repository, the site's own files or a folder holding them (write.py).
     # A symbolic link is judged by the folder it points to, as the command line resolves --out.
+    # The walk through an old site for a nested .git runs beside the check of the input.
     root, out = root.resolve(), out.resolve()
-    check_output_folder(root, out)
+    output_check = OutputCheck(root, out)
     store = open_cache(root, cache)
     # The matches read, their events and the pages' models live to the end of the build: each
     # stage's are frozen out of the collector's reach once made (rating/collector.py).
     with collector.frozen() as freeze:
-        site = check(root, cache=store if store is not None else False)
+        try:
+            site = check(root, cache=store if store is not None else False)
+        finally:
+            output_check.finish()       # its problem comes first, as when it was found before the input's
         site_base_url(site.settings.base_url, base_url)     # a bad --base-url stops the build before rating
         # So do a bad --repo-url and SOURCE_DATE_EPOCH: the build date is never the clock.
         prov = provenance.read(root, *provenance.options(site.settings.repo_url, repo_url, os.environ))
