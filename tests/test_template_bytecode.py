@@ -57,6 +57,36 @@ def test_an_edited_template_is_compiled_again(tmp_path: Path, monkeypatch) -> No
     assert env.get_template("t.html").render(v=3) == "two 3"
 
 
+def rendered(env: jinja2.Environment, monkeypatch) -> tuple[list[str], str]:
+    """The templates ``env`` compiles from source while t.html is rendered, and its text."""
+    seen: list[str] = []
+    real = env.compile
+
+    def compile_(source, name=None, filename=None, raw=False, defer_init=False):
+        seen.append(name)
+        return real(source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(env, "compile", compile_)
+    return seen, env.get_template("t.html").render(v=3)
+
+
+def test_without_the_cache_a_process_compiles_a_template_once_and_an_edit_again(tmp_path: Path,
+                                                                                monkeypatch) -> None:
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "t.html").write_text("one {{ v }}{% include 'part.html' %}", encoding="utf-8")
+    (folder / "part.html").write_text(" and {{ v | number }}", encoding="utf-8")
+    assert rendered(environment([folder]), monkeypatch) == (["t.html", "part.html"], "one 3 and 3")
+    assert rendered(environment([folder]), monkeypatch) == ([], "one 3 and 3")
+    # The same name in another site's templates, and an edited template, are compiled afresh.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "t.html").write_text("two {{ v }}", encoding="utf-8")
+    assert rendered(environment([other]), monkeypatch) == (["t.html"], "two 3")
+    (folder / "part.html").write_text(" or {{ v }}", encoding="utf-8")
+    assert rendered(environment([folder]), monkeypatch) == (["part.html"], "one 3 or 3")
+
+
 def test_a_rebuild_after_a_template_edit_equals_a_cold_build(site: Path, tmp_path: Path) -> None:
     # A site template overriding the theme's base, edited between two builds with the cache.
     (site / "templates").mkdir(exist_ok=True)

@@ -247,13 +247,33 @@ def _references(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
     kept = env.bytecode_cache
     cache = kept.cache if isinstance(kept, CachedBytecode) else None
     key = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-    hit = cache.get("template-parts", key) if cache is not None else None
+    hit = cache.get("template-parts", key) if cache is not None else _PARTS.get(key)
     if isinstance(hit, tuple):
         return hit
     refs = tuple(jinja2.meta.find_referenced_templates(env.parse(source)))
     if cache is not None:
         cache.put("template-parts", key, refs)
+    else:
+        _PARTS[key] = refs
     return refs
+
+
+# A build without the cache still compiles and parses each template once a process, not once an
+# environment: `sitegen serve --no-cache` rebuilds in its own process, and so do the tests. Every environment
+# ``environment`` makes has the same options, so a template's code depends only on its source and
+# name (Jinja's bucket key and source checksum, as in the build cache).
+_COMPILED: dict[tuple[str, str], Any] = {}
+_PARTS: dict[str, tuple[str | None, ...]] = {}
+
+
+class CompiledOnce(jinja2.BytecodeCache):
+    """The templates a build without the cache compiled, kept in this process."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        bucket.code = _COMPILED.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        _COMPILED[bucket.key, bucket.checksum] = bucket.code
 
 
 class CachedBytecode(jinja2.BytecodeCache):
@@ -277,7 +297,7 @@ def environment(template_dirs: list[Path], cache: Cache | None = None) -> jinja2
     """The site's templates first (they override), then the built-in theme; compiled templates
     kept in ``cache`` where there is one."""
     env = _Environment(
-        bytecode_cache=None if cache is None else CachedBytecode(cache),
+        bytecode_cache=CompiledOnce() if cache is None else CachedBytecode(cache),
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
