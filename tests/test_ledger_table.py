@@ -333,11 +333,14 @@ def test_fixture_leagues_careers_equal_the_loops(fixture):
         assert_careers_match_loops(lv)
 
 
-def test_demo_leagues_careers_equal_the_loops():
-    """Every league of the repository's own demo: teams, lobbies, periods, arena."""
-    root = Path(__file__).resolve().parents[1]
-    for lv in views(root).values():
-        assert_careers_match_loops(lv)
+def test_demo_leagues_careers_equal_the_loops(rated):
+    """Every league of the repository's own demo: teams, lobbies, periods, arena (checked and
+    rated once a session, conftest's ``rated``)."""
+    from helpers import REPO
+    site, leagues = rated(REPO)
+    assert len(leagues) == len(list((REPO / "matches").glob("*/league.toml")))
+    for league in leagues:
+        assert_careers_match_loops(league_view(league, site.roster))
 
 
 def test_changes_rows_that_follow_are_the_whole_file_s_rows(demo_rated):
