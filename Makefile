@@ -54,7 +54,8 @@ typecheck: install-test
 	$(VENV)/bin/mypy
 
 # Both cores (pytest-xdist); a module's tests stay on one worker, so its built site and browser are shared,
-# and so do the modules of a group (GROUPS in tests/conftest.py: the browser and accuracy tests read one demo).
+# and so do the modules of a group (GROUPS in tests/conftest.py: the browser and accuracy tests read one demo
+# build, the modules that read its check and rating one of those).
 # Modules are handed out slowest first (SLOWEST_FIRST in tests/conftest.py), not by their number of tests.
 # The slowest tests are listed at the end: the suite must stay under 15 minutes on two cores.
 test: install-test chromium lint typecheck lint-workflows

@@ -45,13 +45,15 @@ REPO = Path(__file__).resolve().parent.parent
 # starts near the end while the other worker has nothing left to do: heaviest first, by their
 # measured times on two cores (only the order counts); the rest after them as collected.
 SLOWEST_FIRST = [
-    "test_browser.py", "test_browser_quality.py", "test_fuzz.py", "test_kept_pages.py", "test_search_kept.py",
-    "test_scores_kept.py", "test_site_reproducible.py", "test_output_safety.py", "test_views_columns.py",
-    "test_incremental.py", "test_browser_player.py", "test_provenance.py", "test_grown_files.py",
-    "test_validate_fast.py", "test_browser_search.py", "test_kernels_elo.py", "test_views_listed.py",
-    "test_honest_ranks.py", "test_serve.py", "test_cli.py", "test_standing_page.py", "test_scale.py",
-    "test_search_feeds.py", "test_browser_predict.py", "test_accuracy.py", "test_workflows.py",
-    "test_ledger_table.py", "test_browser_board.py", "test_events.py",
+    "test_browser_quality.py", "test_browser.py", "test_fuzz.py", "test_kept_pages.py", "test_views_columns.py",
+    "test_output_safety.py", "test_site_reproducible.py", "test_resume.py", "test_search_kept.py",
+    "test_incremental.py", "test_placement.py", "test_serve.py", "test_placement_kernel.py", "test_memo_keys.py",
+    "test_browser_player.py", "test_provenance.py", "test_ledger.py", "test_browser_search.py",
+    "test_strict_progress.py", "test_kernels_elo.py", "test_browser_predict.py", "test_hostile.py",
+    "test_history.py", "test_safety.py", "test_cli.py", "test_bench.py", "test_content_kept.py", "test_tune.py",
+    "test_scale.py", "test_toml_fast.py", "test_events.py", "test_fivethirtyeight.py", "test_career.py",
+    "test_matchcolumns.py", "test_standing_page.py", "test_kernels_glicko2.py", "test_real_leagues.py",
+    "test_search_feeds.py", "test_check_fast.py", "test_lunaro.py", "test_browser_opponents.py", "test_pools.py",
 ]
 
 
@@ -61,8 +63,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
-# Modules that read one build of the demo (``demo_site``): on the same worker, it is built once.
-GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site"}
+# Modules that read one build of the demo (``demo_site``), or its check and rating (``checked``,
+# ``rated``: some 10 s of a worker's time, twice that under load): on the same worker, they are
+# made once. A group's place in SLOWEST_FIRST is its first module's.
+GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site",
+          **dict.fromkeys(["test_views_columns.py", "test_ledger_table.py", "test_views_lazy.py",
+                           "test_honest_ranks.py", "test_scores_kept.py"], "demo-checked")}
 
 
 @pytest.hookimpl(optionalhook=True)     # pytest without xdist (-p no:xdist) knows no such hook
