@@ -189,13 +189,12 @@ def test_placement_views_made_when_read_are_the_views_made_at_once(case, data, s
     check_league("placement", Placement(**params), matches, data.draw, scales, monkeypatch)
 
 
-@pytest.fixture(scope="module")
-def demo_leagues(checked) -> list[Any]:
-    """The demo's leagues of up to DEMO_LINES lines, one of every system, checked once a session
-    (conftest's ``checked``) and rated once."""
-    site = checked(REPO)
-    return [rate_league(league) for league in site.leagues
-            if sum(map(len, (m.players for m in league.matches))) <= DEMO_LINES]
+@pytest.fixture
+def demo_leagues(rated) -> list[Any]:
+    """The demo's leagues of up to DEMO_LINES lines, one of every system, checked and rated once a
+    session (conftest's ``rated``), with caches of their own."""
+    return [league for league in rated(REPO)[1]
+            if sum(map(len, (m.players for m in league.league.matches))) <= DEMO_LINES]
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["pages kept", "every page made"])
