@@ -114,6 +114,13 @@ def site_base_url(configured: str, given: str | None) -> str:
     return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
 
 
+def rated_together(matches: Any) -> bool:
+    """Whether some match of a page was rated in one event with others (a period)."""
+    if isinstance(matches, MatchViews):
+        return matches.rated_together()
+    return any(len(m.event_matches) > 1 for m in matches)
+
+
 def last_positions(lv: LeagueView) -> list[int]:
     """The history position of each match-file page's last match, page by page: the pages'
     plan's (views.MatchViews), no view made."""
@@ -430,7 +437,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{group.url}index.html", "match_group.html", key=key, league=lv, group=group,
                  decimals=decimals, compact=compact,
                  source=source, file_url=source.file_url.partition("#")[0],
-                 prev_group=prev_group, next_group=next_group)
+                 prev_group=prev_group, next_group=next_group, periods=rated_together(group.matches))
         row_of = {row.player.name: row for row in board.rows}
         states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
