@@ -1,5 +1,5 @@
-"""Table rows written as filters: a big league's compact rows (model/scale.py) and the
-player pages' games list of every league.
+"""Table rows written as filters: a big league's compact rows (model/scale.py), the
+player pages' games list and the match-file pages' rows of every league.
 
 A big league's player, opponents and match-file pages are mostly table rows: tens of
 thousands of pages, millions of cells. A row written by a template costs a Jinja call, an
