@@ -210,9 +210,12 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
                 before, after = line.before, line.after
                 delta = None if before is None else after - before      # MatchLine.delta without its call
                 kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else "flat"
-                cells = "".join([f"<td>{escape(fmt_number(line.terms[t], 3))}" for t in terms]) if terms else ""
+                # fmt_number writes digits, a point and a sign: nothing to escape.
+                cells = "".join([f"<td>{fmt_number(line.terms[t], 3)}" for t in terms]) if terms else ""
                 formula = line.formula
-                put(f'<tr><th scope="row">{escape(link(line.player.text))}<td class="{said_result}">{said_result}'
+                html = link(line.player.text)       # a Markup link: escape would give it back as it is
+                put(f'<tr><th scope="row">{html if isinstance(html, Markup) else escape(html)}'
+                    f'<td class="{said_result}">{said_result}'
                     f'{f" {esc(score)}" if score else ""}<td class="{kind}">{fmt_delta(delta, decimals)}'
                     f'<td>{esc(details) if details not in (result, score) else ""}'
                     f"<td>{fmt_rating(before, decimals)}<td>{fmt_rating(after, decimals)}{cells}"
