@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import elo_match, league_toml
-from sitegen.model.aggregates import LeagueGames, _index_of
+from sitegen.model.aggregates import LeagueGames, _index_of, period_ratings
 from sitegen.model.career import LeagueCareers
 from sitegen.model.views import LeagueView
 from sitegen.rating.matchcolumns import MATCH_FIELDS, MatchColumns, micros
@@ -86,3 +86,21 @@ def test_the_table_from_columns_is_the_table_from_matches(games, system, start, 
 def test_index_of_is_pandas_get_indexer(keys, queries):
     k, q = np.array(keys, dtype=np.int64), np.array(queries, dtype=np.int64)
     assert _index_of(k, q).tolist() == pd.Index(k).get_indexer(q).tolist()
+
+
+VALUES = st.one_of(st.sampled_from([0.0, -0.0, float("nan"), 1.5, -1.5]),
+                   st.floats(-3000, 3000, allow_nan=False))
+
+
+@given(st.lists(st.tuples(VALUES, st.booleans()), min_size=1, max_size=40))
+@settings(max_examples=500, deadline=None)
+def test_period_ratings_are_pandas_groupby_last_max_min(rows):
+    """Each period's last, high and low as pandas' groupby gave them, bit for bit: NaN skipped,
+    NaN where a period has none, and of 0.0 and -0.0 the one pandas keeps."""
+    after = np.array([v for v, _ in rows], dtype=np.float64)
+    new = np.array([True] + [starts for _, starts in rows[1:]])
+    group = np.cumsum(new) - 1
+    want = pd.DataFrame({"group": group, "after": after}).groupby("group", sort=True)["after"].agg(
+        ["last", "max", "min"])[["last", "max", "min"]].to_numpy()
+    got = period_ratings(after, np.flatnonzero(new), group)
+    assert got.shape == want.shape and got.tobytes() == want.tobytes(), (got, want)

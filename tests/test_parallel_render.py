@@ -29,15 +29,38 @@ def test_workers_render_what_one_process_renders(tmp_path, monkeypatch):
     calls: list[int] = []
     real = parallel.Batch
 
-    def counted(count, job):
+    def counted(count, job, least=None):
         calls.append(count)
-        return real(count, job)
+        return real(count, job, least)
 
     monkeypatch.setattr(parallel, "MIN_PAGES", 1)
     monkeypatch.setattr(parallel, "cores", lambda: 2)       # a pool even on a one-core runner
     monkeypatch.setattr("sitegen.output.pages.Batch", counted)
     build(root, tmp_path / "forked")
     assert calls and sum(calls) > 50                         # the pages went through the pool
+    assert tree_snapshot(tmp_path / "serial") == tree_snapshot(tmp_path / "forked")
+
+
+def test_the_last_batch_of_a_pooled_build_goes_to_the_pool_too(tmp_path, monkeypatch):
+    root = site_copy(tmp_path)
+    monkeypatch.setattr(parallel, "MIN_PAGES", 10 ** 9)
+    build(root, tmp_path / "serial")
+    real = parallel.Batch
+    made: list[tuple[int, bool]] = []
+
+    def noted(count, job, least=None):
+        batch = real(count, job, least)
+        made.append((count, batch._async is not None))
+        return batch
+
+    # A pool from 40 pages: the leagues' batches reach it, the content pages after them do not.
+    monkeypatch.setattr(parallel, "MIN_PAGES", 40)
+    monkeypatch.setattr(parallel, "MIN_LAST_PAGES", 2)
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    monkeypatch.setattr("sitegen.output.pages.Batch", noted)
+    build(root, tmp_path / "forked")
+    assert len(made) >= 2 and all(forked for _, forked in made), made
+    assert parallel.MIN_LAST_PAGES <= made[-1][0] < parallel.MIN_PAGES, made
     assert tree_snapshot(tmp_path / "serial") == tree_snapshot(tmp_path / "forked")
 
 

@@ -26,7 +26,7 @@ from sitegen.model.history import one_event_per_match
 from sitegen.model.table import ledger_columns
 from sitegen.model.views import DRAW, LOSS, NO_RESULT, WIN, LeagueView
 from sitegen.rating.events import EventTable, event_matches, occurrences
-from sitegen.rating.matchcolumns import MatchColumns
+from sitegen.rating.matchcolumns import MatchColumns, played_micros
 from sitegen.rating.values import Match
 
 # One period of a player's rating history: (year, month or None, games, end, high, low).
@@ -211,22 +211,7 @@ class LeagueGames:
         group = np.cumsum(new) - 1
         starts = np.flatnonzero(new)
         # Statistics of the rated games only (NaN elsewhere), NaN where a period has none.
-        after = np.where(self.rated, self.after, np.nan)
-        valid = ~np.isnan(after)
-        if len(after) and not (after[valid] == 0).any():
-            # A period's rows follow each other: each statistic is one reduceat over them. (A zero
-            # is left to pandas, which keeps the first of 0.0 and -0.0 as the loop does, where
-            # numpy's maximum may return either.)
-            last = np.maximum.reduceat(np.where(valid, np.arange(len(after)), -1), starts)
-            ratings = np.column_stack((after[last], np.maximum.reduceat(np.where(valid, after, -np.inf), starts),
-                                       np.minimum.reduceat(np.where(valid, after, np.inf), starts)))
-            ratings[last < 0] = np.nan
-        else:
-            # pandas skips NaN in last, max, min, and leaves NaN where a period has no rated game.
-            import pandas as pd     # only here: a rebuild's main process need not import it
-            stats = pd.DataFrame({"group": group, "after": after}).groupby("group", sort=True)["after"].agg(
-                ["last", "max", "min"])
-            ratings = stats[["last", "max", "min"]].to_numpy()
+        ratings = period_ratings(np.where(self.rated, self.after, np.nan), starts, group)
         first = np.searchsorted(self.player[starts], np.arange(n + 1))   # each player's first period
         numbers = np.column_stack((self.year[starts], self.month[starts], np.bincount(group))).astype(np.int32)
         return PeriodTable(first.tolist(), by_year.tolist(), numbers, ratings)
@@ -374,13 +359,47 @@ def _index_of(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
     return np.where(keys[found] == queries, found, -1) if len(keys) else np.full(len(queries), -1)
 
 
+def period_ratings(after: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Each period's (last, high, low) of ``after`` (its rows ``starts[g]`` on, ``group`` each
+    row's period), NaN skipped, NaN where a period has none: pandas' groupby last, max and min."""
+    valid = ~np.isnan(after)
+    if len(after) and not (after[valid] == 0).any():
+        # A period's rows follow each other: each statistic is one reduceat over them.
+        last = np.maximum.reduceat(np.where(valid, np.arange(len(after)), -1), starts)
+        ratings = np.column_stack((after[last], np.maximum.reduceat(np.where(valid, after, -np.inf), starts),
+                                   np.minimum.reduceat(np.where(valid, after, np.inf), starts)))
+        ratings[last < 0] = np.nan
+        return ratings
+    if not len(after):
+        return np.empty((0, 3))
+    # With a zero, the high and the low are each one row holding the period's extreme, where
+    # numpy's maximum may return either of 0.0 and -0.0: the row pandas' groupby (which did
+    # this before, at the cost of its import in the main process) kept, the first such row
+    # where the column holds a NaN (a game not rated), else the last.
+    rows = np.arange(len(after))
+    last = np.maximum.reduceat(np.where(valid, rows, -1), starts)
+    extremes = [after[last]]
+    first = not valid.all()
+    for pick, outside in ((np.maximum, -np.inf), (np.minimum, np.inf)):
+        extreme = pick.reduceat(np.where(valid, after, outside), starts)
+        holding = valid & (after == extreme[group])
+        if first:
+            at = np.minimum.reduceat(np.where(holding, rows, len(after)), starts)
+            extremes.append(after[np.minimum(at, len(after) - 1)])
+        else:
+            extremes.append(after[np.maximum.reduceat(np.where(holding, rows, -1), starts)])
+    ratings = np.column_stack(extremes)
+    ratings[last < 0] = np.nan
+    return ratings
+
+
 def _micros(matches: Sequence[Match]) -> np.ndarray:
     """Each match's time as whole microseconds since 1970 (int64): the kept columns' own, or of a
-    tuple's datetimes through pandas (made in C, a third of a loop of ``micros``' cost)."""
+    tuple's datetimes by ``micros`` (30 ms for 100,000 matches; through pandas it cost a cold
+    build's main process pandas' import, 0.5 s while the page workers waited)."""
     if isinstance(matches, MatchColumns):
         return np.asarray(matches.micros(), dtype=np.int64)
-    import pandas as pd     # a cold build's: its main process has pandas already (model/table.py)
-    return pd.DatetimeIndex([m.played for m in matches]).as_unit("us").asi8.astype(np.int64, copy=False)
+    return np.fromiter(played_micros(matches), dtype=np.int64, count=len(matches))
 
 
 def _wide(a: np.ndarray) -> np.ndarray:

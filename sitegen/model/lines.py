@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any, overload
 
 import numpy as np
@@ -42,23 +42,40 @@ def formula(terms: Mapping[str, float | str | None], before: float | None, after
     # Three lookups, not a set built for every line.
     if "k" not in terms or "score" not in terms or "expected" not in terms:
         return ""
-    k, s, e = _number(terms, "k"), _number(terms, "score"), _number(terms, "expected")
+    return written_formula(_number(terms, "k"), _number(terms, "score"), _number(terms, "expected"),
+                           terms.get("weight"), terms.get("margin_multiplier"), terms.get("reverted_from"),
+                           before, after, integer)
+
+
+def written_formula(k: float, s: float, e: float, weight: Any, margin: Any, reverted: Any,
+                    before: float | None, after: float, integer: bool) -> str:
+    """``formula`` from the terms' values: K, S and E (numbers), elo's weight and margin
+    multiplier and the rating a season reverted from (each None where the system has none)."""
     # elo's weight and margin multiplier (docs/configuration) multiply K; shown only when not 1.
-    factors = [f for f in (terms.get("weight"), terms.get("margin_multiplier"))
-               if isinstance(f, (int, float)) and f != 1]
+    factors = [f for f in (weight, margin) if isinstance(f, (int, float)) and f != 1]
     raw = k * (s - e)
     for f in factors:
         raw *= f
     # Most lines have no factor: no generator to join for them (a line each of a big league).
     shown = "".join(f" × {f:.4g}" for f in factors) if factors else ""
     text = f"{k:.4g}{shown} × ({s:.3g} − {e:.3f}) = {raw:+.2f}"
-    if terms.get("reverted_from") is not None:
-        text = f"season reversion {terms['reverted_from']:.1f} → {before:.1f}, then {text}"
+    if reverted is not None:
+        text = f"season reversion {reverted:.1f} → {before:.1f}, then {text}"
     if integer:
         text += ", rounded"
     elif before is not None and abs(before + raw - after) > 1e-9:
         text += f", floor {after:g}"
     return text.replace("-", "−")
+
+
+# What ``formula`` reads of a line's terms: K, S and E, then the optional ones.
+FORMULA_TERMS = ("k", "score", "expected", "weight", "margin_multiplier", "reverted_from")
+
+
+def _as_number(value: Any, key: str) -> float:
+    """``_number`` of a value read already."""
+    assert isinstance(value, (int, float)), f"term {key} is {value!r}"
+    return float(value)
 
 
 Found = dict[str, tuple[Change, str, tuple[str, ...]]]
@@ -217,12 +234,48 @@ class TableLines:
                       else [self._after_at(r) for r in range(r0, r1)])
             who = self.player_column[r0:r1].tolist()
             codes = outcomes[r0:r1].tolist() if outcomes is not None else None
+            shown = self._page_formulas(lo, hi, r0, r1, befores, afters)
             for k in range(lo, hi):
                 m = matches[k]
                 rows = odd.get(k) or range(offsets[k], offsets[k] + len(m.players))
                 yield [made(m, k, i, r, befores[r - r0], afters[r - r0], who[r - r0],
-                            texts[codes[r - r0]] if codes is not None else self.make.outcome(m, i))
+                            texts[codes[r - r0]] if codes is not None else self.make.outcome(m, i),
+                            shown[r - r0] if shown is not None else None)
                        for i, r in enumerate(rows)]
+
+    def _page_formulas(self, lo: int, hi: int, r0: int, r1: int, befores: list[Any], afters: list[Any]
+                       ) -> list[str] | None:
+        """``formula`` of every row r0:r1 (the lines of matches lo:hi), each term's column read
+        by one tolist, not a ``RowTerms`` lookup a term a line (two thirds of the lines' time);
+        None where no formula is written (a big league) or the system has none (all "")."""
+        terms = self.table.terms
+        if not self.make.formulas or "k" not in terms or "score" not in terms or "expected" not in terms:
+            return None
+        offsets = self.offsets
+        event_of: list[int] | None = None
+        columns: list[Any] = []
+        for name in FORMULA_TERMS:
+            term = terms.get(name)
+            if term is None:
+                columns.append(repeat(None))
+                continue
+            a, b = (lo, hi) if term.per_event else (r0, r1)
+            # As RowTerms reads a value: a number's Python value, NaN None where it means none.
+            if term.numeric:
+                values = term.values[a:b].tolist()
+                if term.none_at_nan:
+                    values = [None if v != v else v for v in values]
+            else:
+                values = list(term.values[a:b])
+            if term.per_event:      # row r of match k reads match k's value
+                if event_of is None:
+                    event_of = [k - lo for k in range(lo, hi) for _ in range(offsets[k], offsets[k + 1])]
+                values = [values[j] for j in event_of]
+            columns.append(values)
+        integer = self.make.integer
+        return [written_formula(_as_number(k, "k"), _as_number(s, "score"), _as_number(e, "expected"),
+                                weight, margin, reverted, before, after, integer)
+                for k, s, e, weight, margin, reverted, before, after in zip(*columns, befores, afters)]
 
     def line(self, k: int, i: int) -> MatchLine:
         """Line i of match k, as ``event_lines`` makes it from the match's changes."""
@@ -232,8 +285,9 @@ class TableLines:
                           self.make.outcome(m, i))
 
     def _made(self, m: Match, k: int, i: int, r: int, before: Any, after: Any, player: int,
-              outcome: str | None) -> MatchLine:
-        """Line i of match k at row r, its rating before and after, player and outcome read."""
+              outcome: str | None, shown: str | None = None) -> MatchLine:
+        """Line i of match k at row r, its rating before and after, player and outcome read;
+        its formula too where ``shown`` is given (``_page_formulas``)."""
         make = self.make
         entry = m.entries[i]
         terms = RowTerms(self.table, r, k)
@@ -252,8 +306,8 @@ class TableLines:
             make.tier_of(after) if make.tier_of else None)
         return MatchLine(
             self.link_at[player], details, outcome, before, after, terms, tier,
-            formula(terms, before, after, make.integer) if make.formulas else "", entry.get("team"),
-            None, one(score, score))
+            shown if shown is not None else formula(terms, before, after, make.integer) if make.formulas else "",
+            entry.get("team"), None, one(score, score))
 
 
     def shown(self, k: int, i: int) -> tuple[int | None, str, float | None, float]:

@@ -105,6 +105,11 @@ class MatchViews(Sequence[MatchView]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
+    def rated_together(self) -> bool:
+        """Whether some match here was rated in one event with others (a period): never where
+        the views are made when read, whose league has one event a match (views._league_view)."""
+        return not isinstance(self.views, ViewMaker) and any(len(v.event_matches) > 1 for v in self)
+
     __hash__ = None     # type: ignore[assignment]
 
     def __repr__(self) -> str:

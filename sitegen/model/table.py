@@ -72,11 +72,18 @@ def ledger_columns(rated: RatedLeague) -> LedgerColumns:
     if isinstance(events, EventTable):
         return LedgerColumns(events.event_of_rows(), events.player, events.names, events.float_befores(),
                              events.after.astype(np.float64))
-    import pandas as pd
-    frame = ledger_frame(rated)
-    codes, names = pd.factorize(frame["player"].astype(object))
-    return LedgerColumns(frame["order"].to_numpy(), codes, tuple(names.tolist()),
-                         frame["rating_before"].to_numpy(), frame["rating_after"].to_numpy())
+    # The frame's columns made from the changes, without the frame (its terms, keys and times)
+    # or pandas, which the main process of a cold build then never imports: the players
+    # numbered in the order they first appear, as pandas' factorize numbers them.
+    sizes = np.fromiter((len(e.changes) for e in events), dtype=np.int64, count=len(events))
+    order = np.repeat(np.arange(len(events), dtype=np.int64), sizes)
+    changes = [c for e in events for c in e.changes]
+    number: dict[str, int] = {}
+    player = np.fromiter((number.setdefault(c.player, len(number)) for c in changes), dtype=np.intp,
+                         count=len(changes))
+    # None (no rating yet) becomes NaN in a float array, as in the frame.
+    return LedgerColumns(order, player, tuple(number), np.array([c.before for c in changes], dtype=np.float64),
+                         np.array([c.after for c in changes], dtype=np.float64))
 
 
 def release_ledger_frame(rated: RatedLeague) -> None:

@@ -114,6 +114,13 @@ def site_base_url(configured: str, given: str | None) -> str:
     return url_option("--base-url", configured, given, base_url_problem, normalize_base_url)
 
 
+def rated_together(matches: Any) -> bool:
+    """Whether some match of a page was rated in one event with others (a period)."""
+    if isinstance(matches, MatchViews):
+        return matches.rated_together()
+    return any(len(m.event_matches) > 1 for m in matches)
+
+
 def last_positions(lv: LeagueView) -> list[int]:
     """The history position of each match-file page's last match, page by page: the pages'
     plan's (views.MatchViews), no view made."""
@@ -335,10 +342,13 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             for made in running.pop(0).get():
                 record(made)
 
-    def flush() -> None:
+    handed = [0]        # pages handed to batches so far
+
+    def flush(last: bool = False) -> None:
         """Hand the queued pages to the workers, once the batch before is done: this process
         models the next pages (the next league's board, its players' jobs) meanwhile. The
-        pages' folders are made here first, while the batch before is still made."""
+        pages' folders are made here first, while the batch before is still made. The
+        ``last`` batch of a build whose batches went to a pool goes to one even when small."""
         while making:
             output.folders_made(making.pop().result())
         output.make_folders()
@@ -346,7 +356,9 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
         if pending:
             jobs = pending[:]
             pending.clear()
-            running.append(Batch(len(jobs), lambda i: make(jobs[i])))
+            handed[0] += len(jobs)
+            least = parallel.MIN_LAST_PAGES if last and handed[0] >= parallel.MIN_PAGES else None
+            running.append(Batch(len(jobs), lambda i: make(jobs[i]), least))
             children.append(running[-1])
 
     def queue(job: Callable[[], list[tuple[Any, ...]]]) -> None:
@@ -430,7 +442,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             page(f"{group.url}index.html", "match_group.html", key=key, league=lv, group=group,
                  decimals=decimals, compact=compact,
                  source=source, file_url=source.file_url.partition("#")[0],
-                 prev_group=prev_group, next_group=next_group)
+                 prev_group=prev_group, next_group=next_group, periods=rated_together(group.matches))
         row_of = {row.player.name: row for row in board.rows}
         states_seen: dict[str, str] = {}     # the predictor's states' reprs, made once a league
 
@@ -564,12 +576,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
     # GitHub Pages serves 404.html for a missing path at any depth, so its links start
     # from the site's root path ("/repo/"), not from where the file sits.
     page("404.html", "404.html", root=urlsplit(base).path if base else "/")
-    flush()
-    settle()
-    try:
-        output.settle(search.result())
-    except SearchIndexError as exc:
-        raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None
+    flush(last=True)
+    # The feeds, sitemap and assets need no page: written here while the workers make the last batch.
     write_feeds(leagues, settings, base, output)
     write_sitemap(sitemap, base, output)
     write_robots(base, output)
@@ -582,3 +590,8 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
                     output.add(f"assets/{f.relative_to(assets).as_posix()}", f.read_bytes(), replace=True)
     # The rating-history chart of every player page: one spec, each page's rows from its data file.
     output.add(HISTORY_SPEC, json.dumps(history_spec(), sort_keys=True, separators=(",", ":")) + "\n")
+    settle()
+    try:
+        output.settle(search.result())
+    except SearchIndexError as exc:
+        raise InvalidInput([Problem("search/index", message=f"the search index could not be built: {exc}")]) from None

@@ -21,6 +21,10 @@ from sitegen.rating import collector
 
 # Below this many pages a pool costs more than it saves (the fork, the HTML sent back).
 MIN_PAGES = 300
+# A build's last batch, where batches before it went to a pool, is forked from this many: the
+# pages left after the last big league (the small leagues', the content pages) are a second
+# of the demo's, which the main process made alone while the other core waited.
+MIN_LAST_PAGES = 16
 
 _job: Callable[[int], object] | None = None     # what the forked workers run, set before the fork
 
@@ -80,12 +84,12 @@ def _can_fork() -> bool:
 
 class Batch(_Forked):
     """[job(0), ..., job(count - 1)] made by forked workers while this process goes on;
-    ``get()`` waits for them, in order. With one core, too few jobs or no fork, the jobs
-    run here, at once."""
+    ``get()`` waits for them, in order. With one core, too few jobs (fewer than ``least``,
+    by default MIN_PAGES) or no fork, the jobs run here, at once."""
 
-    def __init__(self, count: int, job: Callable[[int], Any]) -> None:
+    def __init__(self, count: int, job: Callable[[int], Any], least: int | None = None) -> None:
         workers = min(cores(), 8)
-        if workers < 2 or count < MIN_PAGES or not _can_fork():
+        if workers < 2 or count < (MIN_PAGES if least is None else least) or not _can_fork():
             self._results = [job(i) for i in range(count)]
             return
         # Small chunks: pages differ a lot in cost (a league's board against a player's page).

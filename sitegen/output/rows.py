@@ -1,5 +1,5 @@
-"""Table rows written as filters: a big league's compact rows (model/scale.py) and the
-player pages' games list of every league.
+"""Table rows written as filters: a big league's compact rows (model/scale.py), the
+player pages' games list and the match-file pages' rows of every league.
 
 A big league's player, opponents and match-file pages are mostly table rows: tens of
 thousands of pages, millions of cells. A row written by a template costs a Jinja call, an
@@ -15,11 +15,13 @@ render.py, whose digits, signs and separators need no escaping. A row's first ce
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from markupsafe import Markup, escape
 
-from sitegen.output.render import (MatchDateLinks, first_changes, fmt_date, fmt_delta, fmt_number, fmt_rating,
-                                   player_links)
+from sitegen.model.ledger import iso
+from sitegen.output.render import (MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta, fmt_number,
+                                   fmt_rating, player_links)
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -222,6 +224,67 @@ def board_rows(rows, board, league, moved: bool, standing_decimals) -> Markup:
     return Markup("".join(out))
 
 
+def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: int) -> Markup:
+    """A league's match-file page where it is not big (match_group.html): a row group a match,
+    headed by its title, time, id, position and line, facts, period and notes; a group row per
+    team; a row per line with result, change, details, before, after, the system's ``terms``
+    and the formula. The bytes the template's loops wrote, escaped as its autoescape did:
+    the formatters' digits, signs and dates need none."""
+    out: list[str] = []
+    put = out.append
+    link = links.__getitem__
+    head = f'<th colspan="{ncols}" scope="rowgroup">'
+    shown_file = escape(file_url)
+    said: dict[Any, str] = {}       # each short text (result, score, details) escaped once
+
+    def esc(text: Any) -> str:
+        shown = said.get(text)
+        if shown is None:
+            shown = escape(text)
+            if len(said) < 4096:        # a lobby's details may all differ: not one kept a line
+                said[text] = shown
+        return shown
+
+    for m in matches:
+        mm = m.match
+        played = mm.played
+        put(f'<tbody id="{escape(m.anchor)}"><tr class="mh">{head}<strong>{escape(m.title)}</strong> '
+            f'<time datetime="{escape(iso(played))}">{escape(fmt_datetime(played))}</time> \u00b7 '
+            f'<code>{escape(m.id)}</code> \u00b7 match {escape(mm.position)}')
+        if mm.line:
+            at = escape(mm.line)
+            put(f', <a href="{shown_file}#L{at}">line {at}</a>' if file_url else f", line {at}")
+        for label, value in m.facts:
+            put(f" \u00b7 {escape(label)} {escape(value)}")
+        together = m.event_matches
+        if len(together) > 1:
+            put(f" \u00b7 period {escape(m.event)} ({len(together)} matches rated together)")
+        if mm.notes:
+            put(f'<p class="notes">{escape(mm.notes)}</p>')
+        put("</th></tr>\n")
+        for g in m.groups:
+            if g.label:
+                put(f'<tr class="group">{head}{escape(g.label)}</th></tr>\n')
+            for line in g.lines:
+                result, score, details = line.result, line.score, line.details
+                said_result = esc(result or "")
+                before, after = line.before, line.after
+                delta = None if before is None else after - before      # MatchLine.delta without its call
+                kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else "flat"
+                # fmt_number writes digits, a point and a sign: nothing to escape.
+                cells = "".join([f"<td>{fmt_number(line.terms[t], 3)}" for t in terms]) if terms else ""
+                formula = line.formula
+                html = link(line.player.text)       # a Markup link: escape would give it back as it is
+                put(f'<tr><th scope="row">{html if isinstance(html, Markup) else escape(html)}'
+                    f'<td class="{said_result}">{said_result}'
+                    f'{f" {esc(score)}" if score else ""}<td class="{kind}">{fmt_delta(delta, decimals)}'
+                    f'<td>{esc(details) if details not in (result, score) else ""}'
+                    f"<td>{fmt_rating(before, decimals)}<td>{fmt_rating(after, decimals)}{cells}"
+                    f'{f"<td>{escape(formula)}" if formula else ""}</tr>\n')
+        put("</tbody>\n")
+    return Markup("".join(out))
+
+
 class SiblingLinks(dict):
     """A big league's player page's links to other players (name -> Markup ``<a>``): from
     ``players/<slug>/`` the way to ``players/<other>/`` is ``../<other>/``, 11 bytes shorter than
@@ -269,5 +332,6 @@ def day_links(league, up: str) -> DayLinks:
 
 
 FILTERS = {"sibling_links": sibling_links, "board_rows": board_rows, "day_links": day_links,
-           "match_rows": match_rows, "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
+           "match_rows": match_rows, "full_match_rows": full_match_rows,
+           "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
            "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
