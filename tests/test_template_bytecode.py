@@ -24,8 +24,8 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
-def compiled(env: jinja2.Environment, name: str, monkeypatch) -> list[str]:
-    """The templates ``env`` compiles from source while ``name`` is loaded."""
+def watched(env: jinja2.Environment, monkeypatch) -> list[str]:
+    """The names of the templates ``env`` compiles from source from now on, as it compiles them."""
     seen: list[str] = []
     real = env.compile
 
@@ -34,6 +34,12 @@ def compiled(env: jinja2.Environment, name: str, monkeypatch) -> list[str]:
         return real(source, name, filename, raw, defer_init)
 
     monkeypatch.setattr(env, "compile", compile_)
+    return seen
+
+
+def compiled(env: jinja2.Environment, name: str, monkeypatch) -> list[str]:
+    """The templates ``env`` compiles from source while ``name`` is loaded."""
+    seen = watched(env, monkeypatch)
     env.get_template(name)
     return seen
 
@@ -58,15 +64,9 @@ def test_an_edited_template_is_compiled_again(tmp_path: Path, monkeypatch) -> No
 
 
 def rendered(env: jinja2.Environment, monkeypatch) -> tuple[list[str], str]:
-    """The templates ``env`` compiles from source while t.html is rendered, and its text."""
-    seen: list[str] = []
-    real = env.compile
-
-    def compile_(source, name=None, filename=None, raw=False, defer_init=False):
-        seen.append(name)
-        return real(source, name, filename, raw, defer_init)
-
-    monkeypatch.setattr(env, "compile", compile_)
+    """The templates ``env`` compiles from source while t.html is rendered (its includes are
+    loaded then), and its text."""
+    seen = watched(env, monkeypatch)
     return seen, env.get_template("t.html").render(v=3)
 
 
