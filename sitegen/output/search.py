@@ -26,11 +26,9 @@ fixed order: the same input gives the same bytes.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import json
 import re
-import sys
 import tempfile
 import time
 import unicodedata
@@ -81,28 +79,38 @@ class IndexStats:
 # --- words ---------------------------------------------------------------------------------
 #
 # search.js splits a query the same way: NFKC, lower case, runs of letters, marks and
-# digits (JavaScript's [\p{L}\p{M}\p{N}]+). Python's \w has no marks and adds "_", so
-# the class is built from the Unicode database once.
-
-@functools.cache
-def _word_pattern() -> re.Pattern[str]:
-    # Each code point's major category as one letter, then its runs of L, M and N found by re:
-    # a loop over the 1.1M code points in Python took half a second.
-    major = "".join([unicodedata.category(c)[0] for c in map(chr, range(sys.maxunicode + 1))])
-    ranges = [(m.start(), m.end() - 1) for m in re.finditer("[LMN]+", major)]
-    cls = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
-    return re.compile(f"[{cls}]+")
+# digits (JavaScript's [\p{L}\p{M}\p{N}]+). Python's \w has no marks and adds "_".
+# A regular-expression class of every letter, mark and digit of Unicode (~700 ranges) is
+# matched several times slower than a class of few ranges, and most names are ASCII but
+# for an en dash or an accent: so a non-ASCII text first has each code point that is no
+# letter, mark or digit turned into a space (its category looked up once, then held), and
+# what is left is split at ASCII's own separators.
 
 
-# The letters, marks and digits of ASCII, lower case: most texts are ASCII, and this class
-# is matched several times faster than the one of the whole Unicode database.
+class _Apart(dict[int, int]):
+    """``str.translate``'s table: a non-ASCII code point that is no letter, mark or digit
+    becomes a space; any other stays itself."""
+
+    def __missing__(self, code: int) -> int:
+        keep = code < 0x80 or unicodedata.category(chr(code))[0] in "LMN"
+        value = self[code] = code if keep else 0x20
+        return value
+
+
+_APART = _Apart()
+# The letters and digits of ASCII, lower case: most texts are ASCII, and this class
+# is matched several times faster than one of the whole Unicode database.
 _ASCII_WORD = re.compile("[a-z0-9]+")
+# After _APART, every non-ASCII code point left is a letter, mark or digit.
+_WIDE_WORD = re.compile("[a-z0-9\u0080-\U0010ffff]+")
 
 
 def words(text: str) -> list[str]:
     """The words of ``text`` as the index and the search page see them."""
     text = unicodedata.normalize("NFKC", text).lower()
-    return (_ASCII_WORD if text.isascii() else _word_pattern()).findall(text)
+    if text.isascii():
+        return _ASCII_WORD.findall(text)
+    return _WIDE_WORD.findall(text.translate(_APART))
 
 
 # Between the texts of one record, searched as one: a line feed is a starter that composes
