@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.model.scale import BIG_LEAGUE_ROWS
+from sitegen.model.scale import TWIN_ROWS
 from helpers import REPO, elo_match, league_data, league_toml, rows_of, write_files
 
 DEMO = REPO / "matches"
@@ -459,9 +459,9 @@ def test_every_change_of_the_demo_recomputes_from_the_data_files(tmp_path, slug)
     assert d.changes, "the league has no changes"
     assert len({r["match_id"] for r in d.match_rows}) == len(d.matches)
     REPLAY[d.system](d)
-    # The JSON beside the CSV says the same thing, column for column (a big league leaves it out).
+    # The JSON beside the CSV says the same thing, column for column (a league past TWIN_ROWS leaves it out).
     # Rows of changes.csv are the league's player appearances (no demo league near the line rates by period).
-    if len(d.changes) > BIG_LEAGUE_ROWS:
+    if len(d.changes) > TWIN_ROWS:
         assert "changes.json" not in d.data
     else:
         objects = json.loads(d.data["changes.json"])

@@ -66,6 +66,13 @@ def test_the_threshold_counts_player_appearances_strictly_above():
     assert scale.writes_parquet(Rated(duels), "changes")
     assert scale.writes_parquet(Rated(duels + 1), "standings")
     assert not scale.writes_parquet(Rated(duels + 1), "matches")
+    # The per-match JSON twins go first, at TWIN_ROWS, below the line where a league is big.
+    twins = scale.TWIN_ROWS // 2
+    assert scale.TWIN_ROWS < scale.BIG_LEAGUE_ROWS
+    assert scale.writes_twin(Rated(twins), "changes") and scale.writes_twin(Rated(twins), "pools")
+    assert not scale.writes_twin(Rated(twins + 1), "changes") and not scale.writes_twin(Rated(twins + 1), "matches")
+    assert scale.writes_twin(Rated(twins + 1), "standings") and scale.writes_twin(Rated(twins + 1), "accuracy")
+    assert not scale.is_big(Rated(twins + 1)) and scale.writes_parquet(Rated(twins + 1), "changes")
 
 
 def test_a_big_league_keeps_every_csv_and_leaves_out_the_per_match_json_twins(both):
@@ -78,6 +85,24 @@ def test_a_big_league_keeps_every_csv_and_leaves_out_the_per_match_json_twins(bo
     assert big_files <= small_files
     for name in sorted(big_files):          # what is written is byte-identical
         assert (big / "data/lg" / name).read_bytes() == (small / "data/lg" / name).read_bytes(), name
+
+
+def test_past_twin_rows_a_league_leaves_out_the_per_match_json_twins_alone(tmp_path, monkeypatch):
+    """Past TWIN_ROWS, below BIG_LEAGUE_ROWS: the pages, the CSV and the Parquet files are those of
+    a small league, byte for byte; only the per-match JSON twins are gone."""
+    root = site(tmp_path / "site")
+    small = tmp_path / "small"
+    build(root, small, cache=False)
+    monkeypatch.setattr(scale, "TWIN_ROWS", 23)          # 12 duels: 24 appearances
+    fewer = tmp_path / "fewer"
+    build(root, fewer, cache=False)
+    small_files = {str(p.relative_to(small)) for p in small.rglob("*") if p.is_file()}
+    fewer_files = {str(p.relative_to(fewer)) for p in fewer.rglob("*") if p.is_file()}
+    assert small_files - fewer_files == {f"data/lg/{t}.json" for t in scale.TWINS_LEFT_OUT} & small_files
+    assert {"data/lg/changes.json", "data/lg/matches.json"} <= small_files - fewer_files
+    assert fewer_files < small_files
+    for name in sorted(fewer_files):
+        assert (fewer / name).read_bytes() == (small / name).read_bytes(), name
 
 
 def _ids(page: Path) -> set[str]:

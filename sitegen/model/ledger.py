@@ -181,7 +181,7 @@ def league_files(rated: RatedLeague, provenance: Provenance | None = None,
         if name == "matches":
             matches = table
         yield f"{name}.csv", table_csv_parts(table)
-        if writes_twin(rated, name):        # a big league leaves the twin out (scale.py)
+        if writes_twin(rated, name):        # a league past TWIN_ROWS leaves the twin out (scale.py)
             yield f"{name}.json", table_json(table)
     # A big league leaves out the per-match ones (scale.py), and so never grows one with a Parquet file.
     parquet = [name for name, _ in columns if writes_parquet(rated, name)]

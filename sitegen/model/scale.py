@@ -3,11 +3,9 @@
 A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (one row each of
 ``changes.csv``: 20,000 duels, or 400 lobbies of 100) is "big":
 
-- ``data/<league>/`` leaves out the JSON twins of its per-match tables (``changes.json``,
-  ``matches.json``, ``pools.json``) and their Parquet files (``changes.parquet``,
-  ``matches.parquet``; ``standings.parquet`` stays). Contract section 7 makes the twins
-  optional and names no Parquet file; the CSV files carry the same rows, and nothing on the
-  site reads the others.
+- ``data/<league>/`` leaves out the Parquet files of its per-match tables (``changes.parquet``,
+  ``matches.parquet``; ``standings.parquet`` stays). Contract section 7 names no Parquet file;
+  the CSV files carry the same rows, and nothing on the site reads the others.
 - its match-file pages show one short row per match (anchor, time, players linked,
   result, changes, ratings after, the line in the file as a number) instead of a row per
   player with the system's terms and the formula; the terms stay in ``changes.csv``, the
@@ -25,7 +23,11 @@ A league whose matches hold more than ``BIG_LEAGUE_ROWS`` player appearances (on
   every opponent (output/gamesdata.py), drawn under the head to head when asked for; and
   the rating-history preview is drawn in whole units (output/preview.py).
 
-A smaller league is published exactly as before. No I/O here.
+A smaller league is published exactly as before, but for the JSON twins of its per-match
+tables (``changes.json``, ``matches.json``, ``pools.json``): a league of more than
+``TWIN_ROWS`` appearances leaves them out. Contract section 7 makes the twins optional; each
+repeats every key on every row, two to three times its CSV (the demo's NFL wrote an 11.5 MB
+changes.json beside a 4.4 MB changes.csv), for readers the CSV serves as well. No I/O here.
 """
 
 from __future__ import annotations
@@ -41,8 +43,13 @@ from sitegen.rating.matchcolumns import column
 # output, while the generated benchmark leagues, duels or lobbies, are big.
 BIG_LEAGUE_ROWS = 40_000
 
-# The data tables whose JSON twin a big league does not write: one row or more per match
-# (changes, matches) or up to pool_size + 1 per player (pools).
+# Player appearances above which a league writes no JSON twin of TWINS_LEFT_OUT. 10,000 keeps
+# them for the demo's hand-kept leagues of a season or a few hundred lobbies, and leaves them
+# out of its decades of NFL games and Formula 1 races (27,000-33,000 rows, 18 MB of JSON).
+TWIN_ROWS = 10_000
+
+# The data tables whose JSON twin a league past TWIN_ROWS does not write: one row or more per
+# match (changes, matches) or up to pool_size + 1 per player (pools).
 TWINS_LEFT_OUT = frozenset({"changes", "matches", "pools"})
 
 # The tables whose Parquet file a big league does not write: one row or more per match, about
@@ -97,7 +104,7 @@ def matches_per_part(rated: RatedLeague) -> int | None:
 
 def writes_twin(rated: RatedLeague, table: str) -> bool:
     """Whether data/<league>/<table>.json is written beside <table>.csv."""
-    return table not in TWINS_LEFT_OUT or not is_big(rated)
+    return table not in TWINS_LEFT_OUT or (not is_big(rated) and appearances(rated) <= TWIN_ROWS)
 
 
 def writes_parquet(rated: RatedLeague, table: str) -> bool:
