@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
 import pyarrow.parquet as pq
@@ -388,3 +389,25 @@ def test_a_table_s_rows_are_the_csv_module_s_whatever_its_cells_hold(rows, width
                                      ["" if v is None else v.replace(",", "").replace('"', "").replace("\n", "")
                                       .replace("\r", "").replace("\0", "") for v in c.values]) for c in columns))
     assert table_csv(plain).count("\n") == len(rows) + 1
+
+
+# Values near what the text treats apart: -0.0, what rounds to 0 from below, NaN, halves at
+# the 6th decimal, and numbers of every size.
+_FEW = st.sampled_from([0.0, -0.0, -1e-7, 1e-7, 0.5, 1.0, 32.0, 0.0000005, -0.0000005, 2.5e-7,
+                        math.nan, 1e300, -12.3456785, 1503.947])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_FEW, min_size=257, max_size=700),
+       st.lists(st.floats(allow_infinity=False, width=64), max_size=300))
+def test_float_text_of_few_distinct_values_is_each_values_own(few, many):
+    """A column of few distinct values is written a distinct value at a time: every cell the
+    text its own value gives, whatever values follow the first ones."""
+    from sitegen.model import table
+
+    def own(v: float) -> str:
+        text = "" if math.isnan(v) else f"{v:.6f}"
+        return "0.000000" if text == "-0.000000" else text
+
+    for values in (few, few + many, many + few):
+        assert table._float_text(np.array(values, dtype=float)) == [own(v) for v in values]

@@ -284,8 +284,19 @@ class ColumnTable:
         return len(self.columns[0].values) if self.columns else 0
 
 
+# A float column whose first values hold at most this many distinct ones (elo's score and K,
+# a lobby's expected share) is formatted a distinct value at a time.
+FEW_FLOATS = 64
+
+
 def _float_text(values: np.ndarray) -> list[str]:
     """'%.6f' of every value (the same text as f"{x:.6f}"), "-0.000000" as "0.000000", NaN as ""."""
+    if len(values) > 4 * FEW_FLOATS and len(set(values[:4 * FEW_FLOATS].tolist())) <= FEW_FLOATS:
+        # np.unique takes 0.0 and -0.0 for one value (and every NaN for one): both are written
+        # "0.000000" below (and NaN ""), so each distinct value's text is every copy's.
+        distinct, where = np.unique(values, return_inverse=True)
+        if len(distinct) <= 4 * FEW_FLOATS:
+            return np.array(_float_text(distinct), dtype=object)[where.reshape(-1)].tolist()
     cells = list(map("%.6f".__mod__, values.tolist()))     # map in C: 3x np.char.mod
     for i in np.flatnonzero(np.isnan(values)).tolist():
         cells[i] = ""
