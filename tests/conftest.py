@@ -10,17 +10,15 @@ MkDocs-style::
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from helpers import write_files
+from served import serving
 
 # On a GitHub runner sitegen also writes workflow commands and a job summary; the tests'
 # deliberately invalid sites must do neither, and tests that want them set these themselves.
@@ -98,11 +96,6 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="session")
 def demo_site(tmp_path_factory):
     """The repository's demo (``matches/`` at its root) built once a session and served on
@@ -115,17 +108,10 @@ def demo_site(tmp_path_factory):
     if not (REPO / "matches").is_dir():
         pytest.skip("the repository has no demo matches/ folder")
     base = tmp_path_factory.mktemp("demo-served")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
-    thread = threading.Thread(target=server.serve_forever, name="demo-server", daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/demo/"
+    with serving(base, name="demo-server") as root:
+        url = root + "demo/"
         build(REPO, base / "demo", base_url=url)
         yield base / "demo", url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

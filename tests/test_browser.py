@@ -20,18 +20,15 @@ Run only these with ``pytest -m browser``; leave them out with ``-m "not browser
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from served import serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -88,26 +85,6 @@ class Site:
     def standings(self, league: str) -> list[dict[str, str]]:
         text = (self.folder / "data" / league / "standings.csv").read_text(encoding="utf-8")
         return list(csv.DictReader(io.StringIO(text, newline="")))
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
-@contextmanager
-def serving(folder: Path, name: str = "site-server") -> Iterator[str]:
-    """``folder`` served on 127.0.0.1 by a thread of this process, as a static host would
-    serve it: yields the root URL ("http://127.0.0.1:PORT/"); the server stops after."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")

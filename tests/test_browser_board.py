@@ -11,13 +11,12 @@ of any host but 127.0.0.1.
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from served import serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -28,24 +27,14 @@ EVE = '<i>Eve & "Co"</i>'
 ROYALE = ["Ana", "Bo", "Kaito", EVE, "Mira", "Zoë"]        # standings order
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory):
     from sitegen.commands.build import build
 
     out = tmp_path_factory.mktemp("board") / "small"
     build(FIXTURE, out)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serving(out, name="board-site") as url:
+        yield url
 
 
 

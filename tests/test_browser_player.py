@@ -21,7 +21,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from helpers import elo_match, league_toml, write_files
-from test_browser import VIEWPORTS, Tab, serving, sync_api, tab  # noqa: F401 (tab: the fixture)
+from served import serving
+from test_browser import VIEWPORTS, Tab, sync_api, tab  # noqa: F401 (tab: the fixture)
 from sitegen.output.pages import LATEST_GAMES
 
 pytestmark = pytest.mark.browser

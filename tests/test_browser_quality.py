@@ -21,17 +21,17 @@ The fixture site (``tests/fixtures/small/``) and the hostile-names site
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import re
-import threading
 from collections import defaultdict
+from contextlib import ExitStack
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+
+from served import serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
@@ -88,11 +88,6 @@ class Site:
         return {name: f"leagues/{league}/players/{slug}/" for name, slug in player_slugs(names).items()}
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory):
     """Build each site and serve it at the root of its own port: the 404 page links from "/",
@@ -100,19 +95,13 @@ def sites(tmp_path_factory):
     from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("quality")
-    served, running = {}, []
-    for name, root in FIXTURES.items():
-        build(root, base / name)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base / name)))
-        thread = threading.Thread(target=server.serve_forever, name=f"quality-{name}", daemon=True)
-        thread.start()
-        running.append((server, thread))
-        served[name] = Site(name, base / name, f"http://127.0.0.1:{server.server_address[1]}/")
-    yield served
-    for server, thread in running:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    served = {}
+    with ExitStack() as stack:
+        for name, root in FIXTURES.items():
+            build(root, base / name)
+            url = stack.enter_context(serving(base / name, name=f"quality-{name}"))
+            served[name] = Site(name, base / name, url)
+        yield served
 
 
 
