@@ -61,10 +61,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
-# Modules that read one build of the demo (``demo_site``), or its check and rating (``checked``,
-# ``rated``: some 10 s of a worker's time, twice that under load): on the same worker, they are
-# made once. A group's place in SLOWEST_FIRST is its first module's.
+# Modules that read one build of the demo (``demo_site``) or of the small fixture (``small_site``),
+# or the demo's check and rating (``checked``, ``rated``: some 10 s of a worker's time, twice that
+# under load): on the same worker, they are made once. A group's place in SLOWEST_FIRST is its first module's.
 GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site",
+          "test_browser_quality.py": "small-site", "test_browser_board.py": "small-site",
           **dict.fromkeys(["test_views_columns.py", "test_ledger_table.py", "test_views_lazy.py",
                            "test_honest_ranks.py", "test_scores_kept.py"], "demo-checked")}
 
@@ -112,6 +113,19 @@ def demo_site(tmp_path_factory):
         url = root + "demo/"
         build(REPO, base / "demo", base_url=url)
         yield base / "demo", url
+
+
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory):
+    """The fixture site (tests/fixtures/small) built once a session as it is (no base URL) and
+    served at the root of a port of its own: yields (its folder, its URL, ending in "/"). For
+    the browser tests that only read it (one group of work for the workers, GROUPS above)."""
+    from sitegen.commands.build import build
+
+    out = tmp_path_factory.mktemp("small-served") / "small"
+    build(SMALL, out)
+    with serving(out, name="small-server") as url:
+        yield out, url
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,6 @@ import csv
 import io
 import re
 from collections import defaultdict
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -89,19 +88,16 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """Build each site and serve it at the root of its own port: the 404 page links from "/",
-    as a host that serves it for every missing path needs."""
+def sites(tmp_path_factory, small_site):
+    """Each site built and served at the root of its own port: the 404 page links from "/",
+    as a host that serves it for every missing path needs. The small one is conftest's
+    ``small_site``, built once a session (the leaderboard's tests read it too)."""
     from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("quality")
-    served = {}
-    with ExitStack() as stack:
-        for name, root in FIXTURES.items():
-            build(root, base / name)
-            url = stack.enter_context(serving(base / name, name=f"quality-{name}"))
-            served[name] = Site(name, base / name, url)
-        yield served
+    build(FIXTURES["hostile"], base / "hostile")
+    with serving(base / "hostile", name="quality-hostile") as url:
+        yield {"small": Site("small", *small_site), "hostile": Site("hostile", base / "hostile", url)}
 
 
 
