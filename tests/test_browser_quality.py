@@ -30,11 +30,12 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import axe_run
 from served import serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
-                               reason="the axe-playwright-python package is not installed")
+pytest.importorskip("axe_playwright_python.sync_playwright",
+                    reason="the axe-playwright-python package is not installed")
 
 from sitegen.model.views import player_slugs  # noqa: E402 - after the skips
 
@@ -213,16 +214,14 @@ def tab(browser):
 
 # --- axe-core -------------------------------------------------------------------------------
 
-AXE = axe_sync.Axe()
 # axe's defaults, plus target-size (WCAG 2.2 AA, off by default in axe-core, on in Lighthouse).
 AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 
 
 def _violations(page) -> list[str]:
     """axe-core's violations on the page, one readable line each: rule, impact, help, where, why."""
-    results = AXE.run(page, options=AXE_OPTIONS).response
     lines = []
-    for v in results["violations"]:
+    for v in axe_run.violations(page, AXE_OPTIONS):
         nodes = v["nodes"]
         where = "; ".join(" ".join(map(str, n["target"])) for n in nodes[:3])
         why = next((c["message"] for c in nodes[0].get("any", []) + nodes[0].get("all", [])
@@ -252,6 +251,23 @@ def test_axe_finds_no_violation(sites, tab, site_name, scheme, viewport):
     assert checked >= 9
     assert not failures, (f"axe-core on the {site_name} site, {scheme} scheme, {viewport}:\n"
                           + "\n".join(f"  {f}" for f in failures))
+
+
+def test_axe_run_gives_the_violations_the_package_gives(browser):
+    """axe_run.violations is the package's Axe.run, its violations alone (here two rules'),
+    with the options above and with the package's own."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page()
+    try:
+        page.set_content('<html lang="en"><title>t</title><main><h1>t</h1><img src="data:,">'
+                         '<p style="color:#777;background:#888">faint</p></main></html>')
+        for options in (AXE_OPTIONS, None):
+            ours = axe_run.violations(page, options)
+            theirs = (Axe().run(page, options=options) if options else Axe().run(page)).response["violations"]
+            assert ours == theirs and {v["id"] for v in ours} == {"image-alt", "color-contrast"}
+    finally:
+        page.close()
 
 
 # --- a visitor's path -----------------------------------------------------------------------
