@@ -10,17 +10,15 @@ MkDocs-style::
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import shutil
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from helpers import write_files
+from served import serving
 
 # On a GitHub runner sitegen also writes workflow commands and a job summary; the tests'
 # deliberately invalid sites must do neither, and tests that want them set these themselves.
@@ -63,10 +61,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
-# Modules that read one build of the demo (``demo_site``), or its check and rating (``checked``,
-# ``rated``: some 10 s of a worker's time, twice that under load): on the same worker, they are
-# made once. A group's place in SLOWEST_FIRST is its first module's.
+# Modules that read one build of the demo (``demo_site``) or of the small fixture (``small_site``),
+# or the demo's check and rating (``checked``, ``rated``: some 10 s of a worker's time, twice that
+# under load): on the same worker, they are made once. A group's place in SLOWEST_FIRST is its first module's.
 GROUPS = {"test_browser.py": "demo-site", "test_accuracy.py": "demo-site",
+          "test_browser_quality.py": "small-site", "test_browser_board.py": "small-site",
           **dict.fromkeys(["test_views_columns.py", "test_ledger_table.py", "test_views_lazy.py",
                            "test_honest_ranks.py", "test_scores_kept.py"], "demo-checked")}
 
@@ -98,11 +97,6 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="session")
 def demo_site(tmp_path_factory):
     """The repository's demo (``matches/`` at its root) built once a session and served on
@@ -115,17 +109,23 @@ def demo_site(tmp_path_factory):
     if not (REPO / "matches").is_dir():
         pytest.skip("the repository has no demo matches/ folder")
     base = tmp_path_factory.mktemp("demo-served")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base)))
-    thread = threading.Thread(target=server.serve_forever, name="demo-server", daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/demo/"
+    with serving(base, name="demo-server") as root:
+        url = root + "demo/"
         build(REPO, base / "demo", base_url=url)
         yield base / "demo", url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory):
+    """The fixture site (tests/fixtures/small) built once a session as it is (no base URL) and
+    served at the root of a port of its own: yields (its folder, its URL, ending in "/"). For
+    the browser tests that only read it (one group of work for the workers, GROUPS above)."""
+    from sitegen.commands.build import build
+
+    out = tmp_path_factory.mktemp("small-served") / "small"
+    build(SMALL, out)
+    with serving(out, name="small-server") as url:
+        yield out, url
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ from sitegen.model.accuracy import BINS, Prediction, calibration, coin_flip, rig
 from sitegen.model.baselines import compare, plain_elo
 from sitegen.commands.build import build, check, rate
 from helpers import REPO, elo_match, league_data, league_toml, read_csv, write_files
+from served import serving
 
 
 def elo_history(seed: int = 7, n: int = 60, draws: bool = True) -> str:
@@ -247,37 +248,24 @@ def test_the_page_is_escaped_and_arena_has_none(tmp_path):
 @pytest.mark.browser
 def test_the_calibration_chart_is_drawn_in_the_browser(ranked, browser):
     """Vega replaces the preview with one point per filled bin; nothing fails on the page."""
-    import functools
-    import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(ranked / "_site")))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        problems: list[str] = []
-        page = context.new_page()
-        page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-        page.on("pageerror", lambda exc: problems.append(str(exc)))
-        url = f"http://127.0.0.1:{server.server_address[1]}/leagues/ranked-battle/accuracy/"
-        assert page.goto(url).status == 200
-        box = page.locator("div.vega[data-spec=calibration-spec]")
-        assert box.locator("svg.preview").count() == 1          # before Vega has drawn anything
-        box.scroll_into_view_if_needed()
-        page.wait_for_function("() => document.querySelector('div.vega.drawn .vega-live svg, "
-                               "div.vega.drawn .vega-live canvas') !== null", timeout=20000)
-        counts = page.locator("table.calibration tbody tr td:nth-of-type(1)").all_inner_texts()
-        filled = sum(1 for n in counts if int(n))
-        assert box.locator("svg g.mark-symbol path").count() == filled > 0
-        # No table leaves the phone's width.
-        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-        assert not problems, problems
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
+    with serving(ranked / "_site") as root:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        try:
+            problems: list[str] = []
+            page = context.new_page()
+            page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            assert page.goto(root + "leagues/ranked-battle/accuracy/").status == 200
+            box = page.locator("div.vega[data-spec=calibration-spec]")
+            assert box.locator("svg.preview").count() == 1          # before Vega has drawn anything
+            box.scroll_into_view_if_needed()
+            page.wait_for_function("() => document.querySelector('div.vega.drawn .vega-live svg, "
+                                   "div.vega.drawn .vega-live canvas') !== null", timeout=20000)
+            counts = page.locator("table.calibration tbody tr td:nth-of-type(1)").all_inner_texts()
+            filled = sum(1 for n in counts if int(n))
+            assert box.locator("svg g.mark-symbol path").count() == filled > 0
+            # No table leaves the phone's width.
+            assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+            assert not problems, problems
+        finally:
+            context.close()

@@ -23,15 +23,13 @@ import csv
 import functools
 import io
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from served import serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -88,26 +86,6 @@ class Site:
     def standings(self, league: str) -> list[dict[str, str]]:
         text = (self.folder / "data" / league / "standings.csv").read_text(encoding="utf-8")
         return list(csv.DictReader(io.StringIO(text, newline="")))
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
-@contextmanager
-def serving(folder: Path, name: str = "site-server") -> Iterator[str]:
-    """``folder`` served on 127.0.0.1 by a thread of this process, as a static host would
-    serve it: yields the root URL ("http://127.0.0.1:PORT/"); the server stops after."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -211,27 +189,28 @@ OVERFLOW = "() => [document.documentElement.scrollWidth, window.innerWidth]"
 
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
 @pytest.mark.parametrize("site_name", ["small", "demo"])
-def test_pages_render_cleanly(sites, tab, site_name, viewport):
+def test_pages_render_cleanly(sites, tab, request, site_name, viewport):
     site = _site(sites, site_name)
-    t = tab(viewport)
+    if (site_name, viewport) == ("demo", "phone"):
+        visit = request.getfixturevalue("phone_visit")      # the pages the phone tests share
+    else:
+        t = tab(viewport)
+        visit = functools.partial(_visit, t, site)
     failures = []
     for path in site.pages:
-        t.problems.clear()
-        response = t.open(site.url + path)
-        found = list(t.problems)
-        if response is None or response.status != 200:
-            found.append(f"status {response.status if response else None}")
-        if t.page.locator("main#main").count() != 1:
-            found.append(f"not a page of the site (title {t.page.title()!r})")
-        headings = t.page.locator("h1")
-        if headings.count() != 1:
-            found.append(f"{headings.count()} h1 elements, expected 1")
-        elif not headings.inner_text().strip():
+        v = visit(path)
+        found = list(v.problems)
+        if v.status != 200:
+            found.append(f"status {v.status}")
+        if v.mains != 1:
+            found.append(f"not a page of the site (title {v.title!r})")
+        if v.h1s != 1:
+            found.append(f"{v.h1s} h1 elements, expected 1")
+        elif not v.h1:
             found.append("the h1 is empty")
-        scroll_width, inner_width = t.page.evaluate(OVERFLOW)
+        scroll_width, inner_width = v.width
         if scroll_width > inner_width + 1:
             found.append(f"horizontal overflow: the page is {scroll_width} px wide in a {inner_width} px window")
-        found += [p for p in t.problems if p not in found]
         failures += [f"/{path}: {p}" for p in found]
     assert not failures, f"{site.name} site at {viewport} size:\n" + "\n".join(f"  {f}" for f in failures)
 
@@ -419,6 +398,66 @@ ONE_LINE = ("table.gl td a, table.mg th a, table.wins td a, table.h2h td a, tabl
             "table.changes th a, .facts time, .facts code, td time, p.latest a")
 
 
+@dataclass
+class Visit:
+    """What a page showed once opened (``Tab.open``: its charts drawn): its status, the problems
+    the tab met while it loaded and was read, its main elements and h1s, its scroll and inner
+    width; with ``phone``, the words broken over lines and the tables that scroll sideways, and
+    on a leaderboard, scrolled to the top, whether the first row and the about section are where
+    a phone's first screen needs them (None elsewhere)."""
+    status: int | None
+    problems: list[str]
+    mains: int
+    title: str
+    h1s: int
+    h1: str
+    width: tuple[int, int]
+    broken: list[str] | None = None
+    wide: list[str] | None = None
+    board_first: bool | None = None
+    about_below: bool | None = None
+
+
+def _visit(t: Tab, site: Site, path: str, phone: bool = False) -> Visit:
+    start = len(t.problems)
+    if urlsplit(t.page.url)._replace(fragment="") == urlsplit(site.url + path)._replace(fragment=""):
+        t.page.goto("about:blank")      # else going to an anchor of this page would not load it
+    response = t.open(site.url + path)
+    mains = t.page.locator("main#main").count()
+    headings = t.page.locator("h1")
+    h1s = headings.count()
+    v = Visit(response.status if response else None, [], mains, t.page.title() if mains != 1 else "",
+              h1s, headings.inner_text().strip() if h1s == 1 else "", tuple(t.page.evaluate(OVERFLOW)))
+    if phone:
+        v.broken, v.wide = t.page.evaluate(BROKEN, ONE_LINE), t.page.evaluate(WIDE_TABLES)
+        if re.fullmatch(r"leagues/[^/]+/", path):
+            _top(t)
+            v.board_first = _on_first_screen(t, "table.board tbody tr")
+            about = t.page.locator("#about-h").bounding_box()
+            board = t.page.locator("table.board").first.bounding_box()
+            v.about_below = about["y"] > board["y"] + board["height"]
+    v.problems = t.problems[start:]
+    return v
+
+
+@pytest.fixture(scope="module")
+def phone_visit(sites, browser):
+    """``phone_visit(path)``: the demo's page at ``path`` opened at a phone's size once a module,
+    in one tab, and read (``_visit``) for every test that only reads it there: the pages of
+    test_pages_render_cleanly, the leaderboards and the pages of no_word_is_broken."""
+    site = _site(sites, "demo")
+    t = Tab(browser, PHONE)
+    seen: dict[str, Visit] = {}
+
+    def visit(path: str) -> Visit:
+        if path not in seen:
+            seen[path] = _visit(t, site, path, phone=True)
+        return seen[path]
+
+    yield visit
+    t.close()
+
+
 def test_busy_player_shows_the_latest_result_and_change_first(sites, tab):
     site = _site(sites, "demo")
     t = tab("phone")
@@ -460,31 +499,27 @@ def test_busy_player_shows_the_latest_result_and_change_first(sites, tab):
     assert not t.problems, t.problems
 
 
-def test_leaderboard_starts_on_the_first_screen(sites, tab):
+def test_leaderboard_starts_on_the_first_screen(sites, phone_visit):
     site = _site(sites, "demo")
-    t = tab("phone")
     for league in site.leagues():
-        assert t.open(f"{site.url}leagues/{league}/").status == 200
-        _top(t)
-        assert _on_first_screen(t, "table.board tbody tr"), f"{league}: the board's first row is below the first screen"
-        # The league's explanation comes after the board.
-        about = t.page.locator("#about-h").bounding_box()
-        board = t.page.locator("table.board").first.bounding_box()
-        assert about["y"] > board["y"] + board["height"]
-        assert t.page.evaluate(WIDE_TABLES) == [], league
-    assert not t.problems, t.problems
+        v = phone_visit(f"leagues/{league}/")
+        assert v.status == 200
+        assert v.board_first, f"{league}: the board's first row is below the first screen"
+        assert v.about_below        # the league's explanation comes after the board
+        assert v.wide == [], league
+        assert not v.problems, v.problems
 
 
-def test_no_word_is_broken_and_no_table_scrolls(sites, tab):
+def test_no_word_is_broken_and_no_table_scrolls(sites, phone_visit):
     site = _site(sites, "demo")
-    t = tab("phone")
     pages = [""] + [p for league in site.leagues() for p in (
         f"leagues/{league}/", _busiest(site, league), _last_match(site, league), f"leagues/{league}/results/")]
     for path in pages:
-        assert t.open(site.url + path).status == 200
-        assert t.page.evaluate(BROKEN, ONE_LINE) == [], f"/{path}: broken over lines"
-        assert t.page.evaluate(WIDE_TABLES) == [], f"/{path}: a table scrolls sideways"
-    assert not t.problems, t.problems
+        v = phone_visit(path)
+        assert v.status == 200
+        assert v.broken == [], f"/{path}: broken over lines"
+        assert v.wide == [], f"/{path}: a table scrolls sideways"
+        assert not v.problems, v.problems
 
 
 def test_chart_boxes_are_never_empty(sites, tab):

@@ -1,7 +1,7 @@
 """The leaderboard in headless Chromium: sorting, name search, filters, and the page without scripts.
 
-The fixture site (``tests/fixtures/small``) is built into a temporary folder and
-served on 127.0.0.1. Its royale league has six players, three of them tied at 0
+The fixture site (``tests/fixtures/small``, conftest's ``small_site``) is built into a
+temporary folder and served on 127.0.0.1. Its royale league has six players, three of them tied at 0
 (rank 4: '<i>Eve & "Co"</i>', Mira, Zoë), tiers Bronze and Gold, and regions EU
 and NA; its duel league has the platforms pc (Bo) and switch (Ωmega).
 
@@ -11,10 +11,6 @@ of any host but 127.0.0.1.
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,30 +19,13 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 
 pytestmark = pytest.mark.browser
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "small"
 EVE = '<i>Eve & "Co"</i>'
 ROYALE = ["Ana", "Bo", "Kaito", EVE, "Mira", "Zoë"]        # standings order
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory):
-    from sitegen.commands.build import build
-
-    out = tmp_path_factory.mktemp("board") / "small"
-    build(FIXTURE, out)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
-
+def site_url(small_site):
+    return small_site[1]
 
 
 @pytest.fixture

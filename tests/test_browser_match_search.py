@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 import pytest
 
-from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: F401 (tab: the fixture)
+from served import serving
+from test_browser import VIEWPORTS, Tab, tab  # noqa: F401 (tab: the fixture)
 from test_scale import site as scale_site
 from sitegen.model import scale
 

@@ -16,7 +16,8 @@ import pytest
 
 from helpers import league_toml, write_files
 from test_big_opponents import ODD, OPPONENTS, duels, h2h, lobbies
-from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: F401 (tab: the fixture)
+from served import serving
+from test_browser import VIEWPORTS, Tab, tab  # noqa: F401 (tab: the fixture)
 from sitegen.model import scale
 from sitegen.output.pages import HEAD_TO_HEAD
 

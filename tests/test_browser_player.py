@@ -20,8 +20,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+import axe_run
 from helpers import elo_match, league_toml, write_files
-from test_browser import VIEWPORTS, Tab, serving, sync_api, tab  # noqa: F401 (tab: the fixture)
+from served import serving
+from test_browser import VIEWPORTS, Tab, sync_api, tab  # noqa: F401 (tab: the fixture)
 from sitegen.output.pages import LATEST_GAMES
 
 pytestmark = pytest.mark.browser
@@ -234,8 +236,8 @@ def test_without_javascript_the_tables_say_it_all(site, tab):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
 def test_axe_finds_no_violation_with_the_switches_shown(site, tab, viewport, scheme):
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright",
-                              reason="the axe-playwright-python package is not installed").Axe()
+    pytest.importorskip("axe_playwright_python.sync_playwright",
+                        reason="the axe-playwright-python package is not installed")
     t = tab(viewport, color_scheme=scheme)
     found = []
     for path in (PLAYER, "leagues/x/matches/games/2/", PLAYER + "opponents/"):
@@ -243,7 +245,7 @@ def test_axe_finds_no_violation_with_the_switches_shown(site, tab, viewport, sch
         if path == PLAYER:
             t.page.locator("details.history-values summary").click()
             _press(t, "Game number", GAMES)
-        for v in axe.run(t.page).response["violations"]:
+        for v in axe_run.violations(t.page):
             found.append(f"/{path}: {v['id']} {v['help']}: {[n['target'] for n in v['nodes'][:3]]}")
     assert not found and not t.problems, found + t.problems
 

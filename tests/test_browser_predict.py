@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 from helpers import elo_match, league_toml, write_files  # noqa: E402
-from test_browser import VIEWPORTS, Tab, serving, tab  # noqa: E402, F401 (tab: the fixture)
+from served import serving  # noqa: E402
+from test_browser import VIEWPORTS, Tab, tab  # noqa: E402, F401 (tab: the fixture)
 from test_browser import WIDE_TABLES  # noqa: E402
 from test_predict import openskill_games  # noqa: E402
 

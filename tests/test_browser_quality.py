@@ -21,21 +21,21 @@ The fixture site (``tests/fixtures/small/``) and the hostile-names site
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import re
-import threading
 from collections import defaultdict
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import axe_run
+from served import serving
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
-                               reason="the axe-playwright-python package is not installed")
+pytest.importorskip("axe_playwright_python.sync_playwright",
+                    reason="the axe-playwright-python package is not installed")
 
 from sitegen.model.views import player_slugs  # noqa: E402 - after the skips
 
@@ -88,31 +88,17 @@ class Site:
         return {name: f"leagues/{league}/players/{slug}/" for name, slug in player_slugs(names).items()}
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
-
-
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
-    """Build each site and serve it at the root of its own port: the 404 page links from "/",
-    as a host that serves it for every missing path needs."""
+def sites(tmp_path_factory, small_site):
+    """Each site built and served at the root of its own port: the 404 page links from "/",
+    as a host that serves it for every missing path needs. The small one is conftest's
+    ``small_site``, built once a session (the leaderboard's tests read it too)."""
     from sitegen.commands.build import build
 
     base = tmp_path_factory.mktemp("quality")
-    served, running = {}, []
-    for name, root in FIXTURES.items():
-        build(root, base / name)
-        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(base / name)))
-        thread = threading.Thread(target=server.serve_forever, name=f"quality-{name}", daemon=True)
-        thread.start()
-        running.append((server, thread))
-        served[name] = Site(name, base / name, f"http://127.0.0.1:{server.server_address[1]}/")
-    yield served
-    for server, thread in running:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    build(FIXTURES["hostile"], base / "hostile")
+    with serving(base / "hostile", name="quality-hostile") as url:
+        yield {"small": Site("small", *small_site), "hostile": Site("hostile", base / "hostile", url)}
 
 
 
@@ -228,16 +214,14 @@ def tab(browser):
 
 # --- axe-core -------------------------------------------------------------------------------
 
-AXE = axe_sync.Axe()
 # axe's defaults, plus target-size (WCAG 2.2 AA, off by default in axe-core, on in Lighthouse).
 AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
 
 
 def _violations(page) -> list[str]:
     """axe-core's violations on the page, one readable line each: rule, impact, help, where, why."""
-    results = AXE.run(page, options=AXE_OPTIONS).response
     lines = []
-    for v in results["violations"]:
+    for v in axe_run.violations(page, AXE_OPTIONS):
         nodes = v["nodes"]
         where = "; ".join(" ".join(map(str, n["target"])) for n in nodes[:3])
         why = next((c["message"] for c in nodes[0].get("any", []) + nodes[0].get("all", [])
@@ -267,6 +251,23 @@ def test_axe_finds_no_violation(sites, tab, site_name, scheme, viewport):
     assert checked >= 9
     assert not failures, (f"axe-core on the {site_name} site, {scheme} scheme, {viewport}:\n"
                           + "\n".join(f"  {f}" for f in failures))
+
+
+def test_axe_run_gives_the_violations_the_package_gives(browser):
+    """axe_run.violations is the package's Axe.run, its violations alone (here two rules'),
+    with the options above and with the package's own."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page()
+    try:
+        page.set_content('<html lang="en"><title>t</title><main><h1>t</h1><img src="data:,">'
+                         '<p style="color:#777;background:#888">faint</p></main></html>')
+        for options in (AXE_OPTIONS, None):
+            ours = axe_run.violations(page, options)
+            theirs = (Axe().run(page, options=options) if options else Axe().run(page)).response["violations"]
+            assert ours == theirs and {v["id"] for v in ours} == {"image-alt", "color-contrast"}
+    finally:
+        page.close()
 
 
 # --- a visitor's path -----------------------------------------------------------------------

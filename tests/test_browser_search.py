@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+
+from served import QuietHandler, serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
@@ -38,13 +38,10 @@ HOSTILE_NAMES = ['</script><script>window.__pwned=1</script>', '"><img src=x one
                  "O'Brien \"the\" Quick", "Tom &amp; Jerry", "محمد علي", "👩🏽‍🚀 Nova", "${alert(1)}"]
 
 
-class SubPathHandler(SimpleHTTPRequestHandler):
+class SubPathHandler(QuietHandler):
     """Each site under its own prefix and nothing else; a missing path gets the site's 404.html."""
 
     sites: dict[str, Path] = {}
-
-    def log_message(self, format, *args):  # noqa: A002 - the signature of the base class
-        pass
 
     def send_head(self):
         path = urlsplit(self.path).path
@@ -82,20 +79,15 @@ def server(tmp_path_factory):
 
     base = tmp_path_factory.mktemp("served-sub")
     handler = type("Handler", (SubPathHandler,), {"sites": {}})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
-    sites = {"small": (base / "small", origin + SUB)}
-    if (HOSTILE / "matches").is_dir():
-        sites["hostile"] = (base / "hostile", origin + "/hostile/")
-    for name, (folder, url) in sites.items():
-        build(FIXTURE if name == "small" else HOSTILE, folder, base_url=url)
-        handler.sites[urlsplit(url).path] = folder
-    thread = threading.Thread(target=httpd.serve_forever, name="sub-path-server", daemon=True)
-    thread.start()
-    yield sites
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    with serving(handler=handler, name="sub-path-server") as root:
+        origin = root.rstrip("/")
+        sites = {"small": (base / "small", origin + SUB)}
+        if (HOSTILE / "matches").is_dir():
+            sites["hostile"] = (base / "hostile", origin + "/hostile/")
+        for name, (folder, url) in sites.items():
+            build(FIXTURE if name == "small" else HOSTILE, folder, base_url=url)
+            handler.sites[urlsplit(url).path] = folder
+        yield sites
 
 
 

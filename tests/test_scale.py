@@ -34,15 +34,18 @@ def site(root: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def both(tmp_path, monkeypatch) -> tuple[Path, Path]:
+# The builds are made once a module: the tests only read them.
+@pytest.fixture(scope="module")
+def both(tmp_path_factory) -> tuple[Path, Path]:
     """The same league built as a small league and, with the threshold lowered, as a big one."""
+    tmp_path = tmp_path_factory.mktemp("both")
     root = site(tmp_path / "site")
     small = tmp_path / "small"
     build(root, small, cache=False)
-    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 23)     # 12 duels: 24 appearances
-    big = tmp_path / "big"
-    build(root, big, cache=False)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 23)     # 12 duels: 24 appearances
+        big = tmp_path / "big"
+        build(root, big, cache=False)
     return small, big
 
 
@@ -146,16 +149,18 @@ def test_big_match_pages_are_short_rows_without_the_formula(both):
     assert 'href="../../players/ana/"' in big_html
 
 
-@pytest.fixture
-def paged(tmp_path, monkeypatch) -> Path:
+@pytest.fixture(scope="module")
+def paged(tmp_path_factory) -> Path:
     """The league as a big one whose match-file pages hold 3 matches (a.toml: 3 parts, b.toml:
     2) and whose results pages list 2 of them: five match-file pages on three results pages."""
+    tmp_path = tmp_path_factory.mktemp("paged")
     root = site(tmp_path / "site")
-    monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 23)
-    monkeypatch.setattr(scale, "MATCHES_PER_PART", 3)
-    monkeypatch.setattr(pages, "RESULTS_PER_PAGE", 2)
     out = tmp_path / "out"
-    build(root, out, cache=False)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(scale, "BIG_LEAGUE_ROWS", 23)
+        monkeypatch.setattr(scale, "MATCHES_PER_PART", 3)
+        monkeypatch.setattr(pages, "RESULTS_PER_PAGE", 2)
+        build(root, out, cache=False)
     return out
 
 

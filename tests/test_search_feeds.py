@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import league_toml, looks_like_traceback, lunaro_match, problems_of, read_csv, run_cli, tree_snapshot
+from served import serving
 from sitegen.commands.build import build, check
 from sitegen.load.problems import InvalidInput
 from sitegen.model.groups import anchor
@@ -578,20 +579,13 @@ def test_index_stats_count_what_was_written(built, tmp_path):
 # --- sitegen serve under a sub-path -----------------------------------------------------------
 
 def test_preview_server_serves_under_the_base_url_path(built):
-    import functools
     import http.client
-    import threading
-    from http.server import ThreadingHTTPServer
 
     from sitegen.commands.serve import _Handler
 
-    handler = functools.partial(type("Handler", (_Handler,), {"prefix": "/repo/"}), directory=str(built["based"]))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(built["based"], handler=type("Handler", (_Handler,), {"prefix": "/repo/"})) as root:
         def get(path: str) -> tuple[int, str | None, bytes]:
-            conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", urlsplit(root).port, timeout=10)
             conn.request("GET", path)
             response = conn.getresponse()
             body = response.read()
@@ -606,10 +600,6 @@ def test_preview_server_serves_under_the_base_url_path(built):
         for missing in ("/repo/a/b/c", "/repo/leagues/duel/players/nobody/", "/elsewhere/index.html",
                         "/repo/../../../etc/passwd"):
             assert get(missing)[::2] == (404, not_found), missing
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.mark.parametrize("pyproject, expected", [
