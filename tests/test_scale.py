@@ -90,12 +90,11 @@ def test_a_big_league_keeps_every_csv_and_leaves_out_the_per_match_json_twins(bo
         assert (big / "data/lg" / name).read_bytes() == (small / "data/lg" / name).read_bytes(), name
 
 
-def test_past_twin_rows_a_league_leaves_out_the_per_match_json_twins_alone(tmp_path, monkeypatch):
+def test_past_twin_rows_a_league_leaves_out_the_per_match_json_twins_alone(both, tmp_path, monkeypatch):
     """Past TWIN_ROWS, below BIG_LEAGUE_ROWS: the pages, the CSV and the Parquet files are those of
     a small league, byte for byte; only the per-match JSON twins are gone."""
+    small = both[0]
     root = site(tmp_path / "site")
-    small = tmp_path / "small"
-    build(root, small, cache=False)
     monkeypatch.setattr(scale, "TWIN_ROWS", 23)          # 12 duels: 24 appearances
     fewer = tmp_path / "fewer"
     build(root, fewer, cache=False)
