@@ -20,8 +20,8 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
-from sitegen.output.render import (MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta, fmt_number,
-                                   fmt_rating, player_links)
+from sitegen.output.render import (MatchDateLinks, delta_badge, first_changes, fmt_date, fmt_datetime, fmt_delta,
+                                   fmt_number, fmt_rating, player_links)
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -285,6 +285,95 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
     return Markup("".join(out))
 
 
+# --- the same tables where the league is not big: the bytes of the templates' loops ---------
+
+def _opponent_cells(league, up: str) -> dict[str, tuple[str, str]]:
+    """The head to head's opponent cells of a page ``up`` below the league's folder, by name
+    (with the address they were made for): every player's page and opponents page of one
+    depth link the same opponents, each link escaped once for all of them."""
+    key = (up, "rival-cells")
+    cache = league.link_cache
+    cells = cache.get(key)
+    if cells is None:
+        cells = cache[key] = {}
+    return cells
+
+
+def full_rival_rows(rivals, league, up: str, cut: int, labels, duels: bool, decimals: int) -> Markup:
+    """Head to head (career.Rival) where the league is not big (_head_to_head.html): the
+    opponent linked and titled, games, the outcome counts where the league names them and a
+    duel league's summed change as a badge, with closing tags."""
+    out = []
+    cells = _opponent_cells(league, up)
+    for row in rivals:
+        opp = row.opponent
+        made = cells.get(opp.text)
+        if made is None or made[0] != opp.url:
+            text = escape(opp.text)
+            made = cells[opp.text] = (opp.url, f'<tr><td><a href="{escape(up + opp.url[cut:])}" class="name" '
+                                               f'title="{text}">{text}</a></td><td>')
+        counts = f"<td>{row.wins}</td><td>{row.draws}</td><td>{row.losses}</td>" if labels else ""
+        change = f"<td>{delta_badge(row.change, decimals)}</td>" if duels else ""
+        out.append(f"{made[1]}{row.games}</td>{counts}{change}</tr>\n")
+    return Markup("".join(out))
+
+
+NO_FORMULA = "<td class=\"num\" data-change=\"\" title=\"beyond the margin rule's formula\">\u2013</td>"
+
+
+def full_prediction_rows(predictions, league, root: str, decimals: int) -> Markup:
+    """Predictions against the nearest-rated (predict.PairPrediction) where the league is not
+    big (_nearest.html): the full-precision expected score and changes as data attributes."""
+    out = []
+    players = league.players
+    for p in predictions:
+        name = escape(p.b)
+        cells = []
+        for change in first_changes(p):
+            if change is None:
+                cells.append(NO_FORMULA)
+            else:
+                cells.append(f'<td class="num" data-change="{escape(change)}">{delta_badge(change, decimals)}</td>')
+        out.append(f'<tr data-opponent="{name}" data-expected="{escape(p.expected_a)}"><th scope="row">'
+                   f'<a href="{escape(root + players[p.b].url)}" class="name">{name}</a></th>'
+                   f'<td class="num opt">{fmt_rating(p.rating_b, decimals)}</td>'
+                   f'<td class="num">{fmt_number(p.expected_a, 3)}</td>{"".join(cells)}</tr>\n')
+    return Markup("".join(out))
+
+
+def full_period_rows(periods, decimals: int) -> Markup:
+    """The rating by month or year (career.Period) where the league is not big (player.html)."""
+    return Markup("".join([
+        f'<tr><th scope="row">{escape(p.label)}</th><td class="num">{p.games}</td>'
+        f'<td class="num">{fmt_rating(p.end, decimals)}</td><td class="num">{fmt_rating(p.high, decimals)}</td>'
+        f'<td class="num">{fmt_rating(p.low, decimals)}</td></tr>\n' for p in periods]))
+
+
+def result_rows(matches, up: str, cut: int, decimals: int) -> Markup:
+    """A results page's rows where the league is not big (matches.html): the date, the match
+    linked to its row, and the first six players' changes as text."""
+    out = []
+    said: dict[str, str] = {}       # each player's name escaped once a page
+    dot = " \u00b7 "
+    for m in matches:
+        lines = m.lines
+        changes = []
+        for line in lines[:6]:
+            name = line.player.text
+            shown = said.get(name)
+            if shown is None:
+                shown = said[name] = escape(name)
+            before = line.before        # MatchLine.delta without its call
+            change = f"{shown} {fmt_delta(None if before is None else line.after - before, decimals)}"
+            if line.period:
+                change += f" in {escape(line.period)}"
+            changes.append(change)
+        more = f" \u00b7 {len(lines) - 6} more" if len(lines) > 6 else ""
+        out.append(f'<tr><td><time>{fmt_date(m.match.played)}</time><td><a href="{escape(up + m.url[cut:])}">'
+                   f'{escape(m.title)}</a><td class="opt">{dot.join(changes)}{more}</tr>\n')
+    return Markup("".join(out))
+
+
 class SiblingLinks(dict):
     """A big league's player page's links to other players (name -> Markup ``<a>``): from
     ``players/<slug>/`` the way to ``players/<other>/`` is ``../<other>/``, 11 bytes shorter than
@@ -334,4 +423,6 @@ def day_links(league, up: str) -> DayLinks:
 FILTERS = {"sibling_links": sibling_links, "board_rows": board_rows, "day_links": day_links,
            "match_rows": match_rows, "full_match_rows": full_match_rows,
            "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
-           "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
+           "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows,
+           "full_rival_rows": full_rival_rows, "full_prediction_rows": full_prediction_rows,
+           "full_period_rows": full_period_rows, "result_rows": result_rows}
