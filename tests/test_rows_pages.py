@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (LOOPS are template text as it was, one line a row)
 """The player pages' and results pages' rows where the league is not big, written by rows.py
-(``full_rival_rows``, ``full_prediction_rows``, ``full_period_rows``, ``result_rows``), are
-the bytes the templates' loops wrote: each fixture built with the built-in theme and with a
+(``full_rival_rows``, ``full_prediction_rows``, ``full_period_rows``, ``result_rows``), and
+every page's list of leagues and pages in its header (render.py ``SiteNav``), are the bytes
+the templates' loops wrote: each fixture built with the built-in theme and with a
 site's own templates whose rows are the loops as they were. The hostile fixture's names
 (markup, quotes, right-to-left text, emoji) hold every escape to autoescape's; the small
 one's five systems give outcome counts, duels' changes, predictions with and without a
@@ -45,6 +46,15 @@ LOOPS = [
 <tr><td><time>{{ m.match.played|date }}</time><td><a href="{{ up }}{{ m.url[cut:] }}">{{ m.title }}</a><td class="opt">{% for line in m.lines[:6] %}{{ line.player.text }} {{ line.delta|delta(decimals) }}{% if line.period %} in {{ line.period }}{% endif %}{% if not loop.last %} · {% endif %}{% endfor %}{% if m.lines|length > 6 %} · {{ m.lines|length - 6 }} more{% endif %}</tr>
 {% endfor %}
 </tbody>"""),
+    ("base.html",
+     "{{ site_nav(leagues, nav_pages, root, path) }}{# its lines are indented as the list's #}\n",
+     """      {% for lv in leagues %}
+      <li><a href="{{ root ~ lv.url }}"{% if path.startswith(lv.url) %} aria-current="page"{% endif %}>{{ lv.config.name }}</a></li>
+      {% endfor %}
+      {% for p in nav_pages %}
+      <li><a href="{{ root ~ p.url }}"{% if path == p.url ~ 'index.html' %} aria-current="page"{% endif %}>{{ p.title }}</a></li>
+      {% endfor %}
+"""),
 ]
 
 
@@ -82,7 +92,7 @@ def test_rows_are_the_template_loops_bytes(fixture, tmp_path):
     wanted = {"small": [b'<table class="h2h">', b"data-change=", b'class="delta up"',
                         b'<table class="by-period">', b'<table class="nearest">'],
               "lobbies": [b" more</tr>", b'<table class="h2h">'],
-              "hostile": [b"&lt;", b"&#34;", b"&#39;", b"&amp;", b'class="name" title="']}
+              "hostile": [b"&lt;", b"&#34;", b"&#39;", b"&amp;", b'class="name" title="', b'aria-current="page"']}
     for piece in wanted[fixture]:
         assert piece in shown, piece
 
