@@ -1,8 +1,9 @@
-"""A player's data file (output/gamesdata.py ``games_data``) reads each lobby's view and cells
-once a worker for all its players (``_rows_of``, ``_names``): its rows are the ones worked out
-from each game's PlayerGame as the file was first written (time, page, anchor, the first three
-opponents, result, change, rating), with the lobbies kept, with none kept, and read again from
-what an earlier player's file kept. On the hostile fixture's names, the small fixture's five
+"""A player's data file (output/gamesdata.py ``games_data``) reads each game's match, lines,
+page and anchor without its view (matchviews.ViewMaker.row) and each lobby's once a worker for
+all its players (``_rows_of``, ``_names``): its rows are the ones worked out from each game's
+PlayerGame as the file was first written (time, page, anchor, the first three opponents,
+result, change, rating), with the lines held or read from the columns, the lobbies kept, none
+kept, and read again from what an earlier player's file kept. On the hostile fixture's names, the small fixture's five
 systems (its rating periods' games a list of views, some rated with a later game) and the
 demo's lobbies (battle royale), teams (cdl-2023) and three-way matchups (world vs world)."""
 
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from sitegen.model.career import LeagueCareers
+from sitegen.model import scale
 from sitegen.model.scale import is_big
+from sitegen.model.matchviews import MatchViews, ViewMaker
 from sitegen.model.views import Games, league_view
 from sitegen.output import gamesdata
 from sitegen.output.gamesdata import _minute, _rating, games_data
@@ -54,8 +57,11 @@ def _demo(root: Path) -> None:
     shutil.copy(FIXTURES / "small" / "pyproject.toml", root / "pyproject.toml")
 
 
+@pytest.mark.parametrize("held", [True, False])
 @pytest.mark.parametrize("fixture", ["small", "hostile", "demo"])
-def test_games_data_rows_are_each_games_own(rated, fixture, tmp_path, monkeypatch) -> None:
+def test_games_data_rows_are_each_games_own(rated, fixture, held, tmp_path, monkeypatch) -> None:
+    if not held:        # the lines read from the rating columns when asked (model/lines.py)
+        monkeypatch.setattr(scale, "HELD_LINES", 0)
     root = FIXTURES / fixture
     if fixture == "demo":
         root = tmp_path / "site"
@@ -70,6 +76,18 @@ def test_games_data_rows_are_each_games_own(rated, fixture, tmp_path, monkeypatc
             decimals = 0 if lv.integer else 1
             big = is_big(league)
             careers = LeagueCareers(lv)
+            maker = lv.matches.views if isinstance(lv.matches, MatchViews) else None
+            if isinstance(maker, ViewMaker):
+                # And as a league whose ids are not all plain reads them: each escaped (groups.anchor).
+                for plain in (maker.plain, False):
+                    maker.plain, was = plain, maker.plain
+                    for k in range(len(maker)):
+                        view = maker[k]
+                        match, lines, page, frag = maker.row(k)
+                        assert (match, list(lines), page, frag) == (view.match, list(view.lines), view.page,
+                                                                    view.anchor)
+                    maker.plain = was
+                    kinds.add("plain" if plain else "escaped")
             # Twice: the second time every lobby's view and names are read from what the first kept.
             for _ in range(2):
                 for pv in lv.leaderboard:
@@ -84,7 +102,7 @@ def test_games_data_rows_are_each_games_own(rated, fixture, tmp_path, monkeypatc
                         kinds.add("duel" if len(g.match.lines) == 2 and line.team is None
                                   else "team" if line.team is not None else "lobby")
             if kept:
-                assert not any(len(m.match.players) == 2 for m, *_ in
+                assert not any(len(match.players) == 2 for match, *_ in
                                league.cache.get(gamesdata.MATCHES_SEEN, (None, {}))[1].values())
-    assert {"small": {"games", "views", "duel", "lobby"}, "hostile": {"games", "duel", "lobby"},
-            "demo": {"games", "team", "lobby"}}[fixture] <= kinds
+    assert {"small": {"games", "views", "duel", "lobby", "plain"}, "hostile": {"games", "duel", "lobby", "escaped"},
+            "demo": {"games", "team", "lobby", "plain", "escaped"}}[fixture] <= kinds

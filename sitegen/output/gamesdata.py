@@ -43,10 +43,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
-from typing import Any
+from typing import Any, cast
 
 from sitegen.model.career import LeagueCareers, Rival
-from sitegen.model.views import Games, LeagueView, MatchLine, MatchView, PlayerGame, PlayerView
+from sitegen.model.matchviews import ViewMaker
+from sitegen.model.views import Games, LeagueView, MatchLine, PlayerGame, PlayerView
+from sitegen.rating.base import Match
 from sitegen.output.render import fmt_delta
 
 COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating")
@@ -205,11 +207,14 @@ MATCHES_SEEN = "games-data-matches"    # RatedLeague.cache key: (LeagueView, {po
 KEPT_MATCHES = 20_000
 
 
-def _matches_seen(lv: LeagueView) -> dict[int, tuple[MatchView, str, str, str, list[str] | None]]:
+Seen = tuple[Match, Sequence[MatchLine], str, str, str, "list[str] | None"]
+
+
+def _matches_seen(lv: LeagueView) -> dict[int, Seen]:
     cached = lv.rated.cache.get(MATCHES_SEEN)
     if cached is not None and cached[0] is lv:
         return cached[1]
-    seen: dict[int, tuple[MatchView, str, str, str, list[str] | None]] = {}
+    seen: dict[int, Seen] = {}
     lv.rated.cache[MATCHES_SEEN] = (lv, seen)
     return seen
 
@@ -222,43 +227,51 @@ def _texts(lines: Sequence[MatchLine]) -> list[str]:
 
 
 def _rows_of(lv: LeagueView, games: Sequence[PlayerGame]) -> Iterator[tuple[Any, ...]]:
-    """Each game's view, the player's place in it, whether it is rated, and its row's time,
-    page and anchor as written: a Games reads each match's once a worker (``_matches_seen``),
-    not once for every player of a lobby; the cells' ``None`` (no names list) is made when asked."""
+    """Each game's match, its lines, the player's place in it, whether it is rated, its row's
+    time, page and anchor as written, its position and its PlayerGame where one is held. A
+    Games reads a match's from the view maker without making the view (ViewMaker.row), and a
+    lobby's once a worker (``_matches_seen``), not once for every player in it."""
     base = len(lv.url)
     if not isinstance(games, Games):
         for g in games:
             m = g.match
-            yield (m, g.index, g.rated, encode_basestring(_minute(m.match.played)), m.page[base:],
+            yield (m.match, m.lines, g.index, g.rated, encode_basestring(_minute(m.match.played)), m.page[base:],
                    encode_basestring(m.anchor), None, g)
         return
     seen = _matches_seen(lv)
     views = games.views
+    maker = views if isinstance(views, ViewMaker) else None
     for k, i in zip(games.at, games.place):
         hit = seen.get(k)
         if hit is None:
-            m = views[k]
-            hit = (m, encode_basestring(_minute(m.match.played)), m.page[base:], encode_basestring(m.anchor), None)
-            if len(m.match.players) > 2 and len(seen) < KEPT_MATCHES:
+            if maker is not None:
+                match, lines, page, frag = maker.row(k)
+            else:
+                m = views[k]
+                match, lines, page, frag = m.match, m.lines, m.page, m.anchor
+            hit = (match, lines, encode_basestring(_minute(match.played)), page[base:], encode_basestring(frag), None)
+            if len(match.players) > 2 and len(seen) < KEPT_MATCHES:
                 seen[k] = hit
-        yield hit[0], i, True, hit[1], hit[2], hit[3], k, None
+        yield hit[0], hit[1], i, True, hit[2], hit[3], hit[4], k, None
 
 
-def _names(lv: LeagueView, m: MatchView, lines: Sequence[MatchLine], line: MatchLine, k: int | None, i: int,
-           g: PlayerGame | None) -> str:
+def _names(lv: LeagueView, games: Sequence[PlayerGame], lines: Sequence[MatchLine], line: MatchLine,
+           k: int | None, i: int, g: PlayerGame | None) -> str:
     """PlayerGame.opponents' first three names, and " …" where there are more: in a match
-    without teams every other line's player, from the match's names, kept with its view."""
+    without teams every other line's player, from the match's names, kept with its lines."""
     if line.team is not None or k is None:
-        opponents = (g if g is not None else PlayerGame(m, i, 0)).opponents
+        if g is None:       # a Games' game: its view made for it alone
+            g = PlayerGame(cast(Games, games).views[cast(int, k)], i, 0)
+        opponents = g.opponents
         return ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
     seen = _matches_seen(lv)
     hit = seen.get(k)
-    if hit is not None and hit[4] is not None:
-        texts = hit[4]
+    if hit is not None and hit[5] is not None:
+        texts = hit[5]
     else:
         texts = _texts(lines)
         if hit is not None:
-            seen[k] = (*hit[:4], texts)
+            seen[k] = (*hit[:5], texts)
     others = texts[:i] + texts[i + 1:] if i < 4 else texts
     return ", ".join(others[:3]) + (" …" if len(texts) > 4 else "")
 
@@ -274,17 +287,17 @@ def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: Sequen
     append = rows.append
     # Its time, page and anchor said for each row (``_rows_of``), not held for every match of
     # the league (a tuple and three strings a match, shared with the workers by the fork).
-    for m, i, rated, minute, page, frag, k, g in _rows_of(lv, player.games):
-        lines = m.lines
+    games = player.games
+    for match, lines, i, rated, minute, page, frag, k, g in _rows_of(lv, games):
         line = lines[i]
         index = groups.get(page)
         if index is None:
             index = groups[page] = len(groups)
         # PlayerGame.opponents, without its list where the match is a duel.
         if len(lines) == 2 and line.team is None:
-            names = m.match.players[1 - i]      # the other line's player, without making it
+            names = match.players[1 - i]        # the other line's player, without making it
         else:
-            names = _names(lv, m, lines, line, k, i, g)
+            names = _names(lv, games, lines, line, k, i, g)
         result = line.result
         score = line.score
         result = (f"{result} {score}" if score else result) if result else (score or line.details)
