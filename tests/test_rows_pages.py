@@ -14,6 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitegen.commands.build import build
 from sitegen.output.theme import BUILTIN_TEMPLATES
@@ -134,3 +136,14 @@ def test_prediction_rows_without_a_formula_are_the_loops_bytes() -> None:
             want = loop.render(predictions=predictions, league=_League(names), root=root, decimals=decimals)
             assert str(got) == want
             assert "beyond the margin rule" in want and "&lt;b&gt;" in want and "&amp;" in want
+
+
+@given(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6)),
+       st.sampled_from([0, 1, 2]))
+def test_badges_and_numbers_are_the_formatters_text(value, decimals: int) -> None:
+    """rows.py's own badge and term number are render.py's delta_badge and fmt_number(_, 3)."""
+    from sitegen.output.render import delta_badge, fmt_number
+    from sitegen.output.rows import _badge, _number3
+
+    assert _number3(value) == fmt_number(value, 3)
+    assert _badge(value, decimals) == str(delta_badge(value, decimals))

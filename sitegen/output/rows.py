@@ -20,7 +20,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
-from sitegen.output.render import (MatchDateLinks, delta_badge, first_changes, fmt_date, fmt_datetime, fmt_delta,
+from sitegen.output.render import (MINUS, MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta,
                                    fmt_number, fmt_rating, player_links)
 
 
@@ -249,7 +249,7 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
         mm = m.match
         played = mm.played
         put(f'<tbody id="{escape(m.anchor)}"><tr class="mh">{head}<strong>{escape(m.title)}</strong> '
-            f'<time datetime="{escape(iso(played))}">{escape(fmt_datetime(played))}</time> \u00b7 '
+            f'<time datetime="{iso(played)}">{fmt_datetime(played)}</time> \u00b7 '
             f'<code>{escape(m.id)}</code> \u00b7 match {escape(mm.position)}')
         if mm.line:
             at = escape(mm.line)
@@ -272,7 +272,7 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
                 delta = None if before is None else after - before      # MatchLine.delta without its call
                 kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else "flat"
                 # fmt_number writes digits, a point and a sign: nothing to escape.
-                cells = "".join([f"<td>{fmt_number(line.terms[t], 3)}" for t in terms]) if terms else ""
+                cells = "".join([f"<td>{_number3(line.terms[t])}" for t in terms]) if terms else ""
                 formula = line.formula
                 html = link(line.player.text)       # a Markup link: escape would give it back as it is
                 put(f'<tr><th scope="row">{html if isinstance(html, Markup) else escape(html)}'
@@ -313,9 +313,26 @@ def full_rival_rows(rivals, league, up: str, cut: int, labels, duels: bool, deci
             made = cells[opp.text] = (opp.url, f'<tr><td><a href="{escape(up + opp.url[cut:])}" class="name" '
                                                f'title="{text}">{text}</a></td><td>')
         counts = f"<td>{row.wins}</td><td>{row.draws}</td><td>{row.losses}</td>" if labels else ""
-        change = f"<td>{delta_badge(row.change, decimals)}</td>" if duels else ""
+        change = f"<td>{_badge(row.change, decimals)}</td>" if duels else ""
         out.append(f"{made[1]}{row.games}</td>{counts}{change}</tr>\n")
     return Markup("".join(out))
+
+
+def _badge(value: float | None, decimals: int) -> str:
+    """render.delta_badge's text: fmt_delta's digits, signs and "new" need no escape, nor a Markup a cell."""
+    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
+    return f'<span class="delta {kind}">{fmt_delta(value, decimals)}</span>'
+
+
+def _number3(value: Any) -> str:
+    """fmt_number(value, 3) of a float without its general steps (a line's terms, four a line);
+    anything else as fmt_number writes it. The fixed-point text's only "-" is its sign."""
+    if value.__class__ is not float:
+        return fmt_number(value, 3)
+    if value.is_integer():
+        return f"{int(value)}"
+    text = f"{value:.3f}"
+    return text if text[0] != "-" else MINUS + text[1:]
 
 
 NO_FORMULA = "<td class=\"num\" data-change=\"\" title=\"beyond the margin rule's formula\">\u2013</td>"
@@ -333,8 +350,9 @@ def full_prediction_rows(predictions, league, root: str, decimals: int) -> Marku
             if change is None:
                 cells.append(NO_FORMULA)
             else:
-                cells.append(f'<td class="num" data-change="{escape(change)}">{delta_badge(change, decimals)}</td>')
-        out.append(f'<tr data-opponent="{name}" data-expected="{escape(p.expected_a)}"><th scope="row">'
+                # A float's text needs no escape.
+                cells.append(f'<td class="num" data-change="{change}">{_badge(change, decimals)}</td>')
+        out.append(f'<tr data-opponent="{name}" data-expected="{p.expected_a}"><th scope="row">'
                    f'<a href="{escape(root + players[p.b].url)}" class="name">{name}</a></th>'
                    f'<td class="num opt">{fmt_rating(p.rating_b, decimals)}</td>'
                    f'<td class="num">{fmt_number(p.expected_a, 3)}</td>{"".join(cells)}</tr>\n')
