@@ -412,7 +412,7 @@ class LeagueCareers:
             number = self._number
             starts = np.zeros(len(matches) + 1, dtype=np.int64)
             np.cumsum([len(m.players) for m in matches], out=starts[1:])
-            numbers = np.array([number[name] for m in matches for name in m.players], dtype=np.int64)
+            numbers = np.array([number[name] for m in matches for name in m.players], dtype=np.int32)
             keys = np.array([sign * e[field] for m in matches for e in m.entries], dtype=float)
             self._table = (views, None if np.isnan(keys).any() else (starts, numbers, keys))
         return self._table[1]
