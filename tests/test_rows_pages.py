@@ -1,6 +1,7 @@
 # ruff: noqa: E501  (LOOPS are template text as it was, one line a row)
 """The player pages' and results pages' rows where the league is not big, written by rows.py
-(``full_rival_rows``, ``full_prediction_rows``, ``full_period_rows``, ``result_rows``), and
+(``full_rival_rows``, ``full_prediction_rows``, ``full_period_rows``, ``full_pool_rows``,
+``result_rows``), and
 every page's list of leagues and pages in its header (render.py ``SiteNav``), are the bytes
 the templates' loops wrote: each fixture built with the built-in theme and with a
 site's own templates whose rows are the loops as they were. The hostile fixture's names
@@ -48,6 +49,11 @@ LOOPS = [
 <tr><td><time>{{ m.match.played|date }}</time><td><a href="{{ up }}{{ m.url[cut:] }}">{{ m.title }}</a><td class="opt">{% for line in m.lines[:6] %}{{ line.player.text }} {{ line.delta|delta(decimals) }}{% if line.period %} in {{ line.period }}{% endif %}{% if not loop.last %} · {% endif %}{% endfor %}{% if m.lines|length > 6 %} · {{ m.lines|length - 6 }} more{% endif %}</tr>
 {% endfor %}
 </tbody>"""),
+    ("_pool.html",
+     "{{ pool.rows|full_pool_rows(root) }}{% endif %}",
+     """{% for r in pool.rows %}<tr{% if r.picked %} class="picked"{% endif %}><th scope="row">{% if r.picked %}<mark><a href="{{ root }}{{ r.opponent.url }}">{{ r.opponent.text }}</a></mark> <span class="meta">next opponent</span>{% else %}<a href="{{ root }}{{ r.opponent.url }}">{{ r.opponent.text }}</a>{% endif %}</th><td class="num">{{ r.rating|rating(1) }}</td><td>{{ r.side }}</td><td class="num">{{ r.win_chance|number(1) }}%</td></tr>
+{% endfor %}
+{% endif %}"""),
     ("base.html",
      "{{ site_nav(leagues, nav_pages, root, path) }}{# its lines are indented as the list's #}\n",
      """      {% for lv in leagues %}
@@ -91,7 +97,7 @@ def test_rows_are_the_template_loops_bytes(fixture, tmp_path):
         assert rows[path] == loop[path], path
     # What the fixtures' pages show, so that each branch of the rows is held to the loops'.
     shown = b"".join(data for path, data in rows.items() if path.endswith(".html"))
-    wanted = {"small": [b'<table class="h2h">', b"data-change=", b'class="delta up"',
+    wanted = {"small": [b'<table class="h2h">', b"data-change=", b'class="delta up"', b'<tr class="picked">',
                         b'<table class="by-period">', b'<table class="nearest">'],
               "lobbies": [b" more</tr>", b'<table class="h2h">'],
               "hostile": [b"&lt;", b"&#34;", b"&#39;", b"&amp;", b'class="name" title="', b'aria-current="page"']}

@@ -359,6 +359,20 @@ def full_prediction_rows(predictions, league, root: str, decimals: int) -> Marku
     return Markup("".join(out))
 
 
+def full_pool_rows(rows, root: str) -> Markup:
+    """An opponent pool (forecast.PoolRow) where the league is not big (_pool.html): each
+    opponent linked from the site's root, the drawn next opponent marked."""
+    out = []
+    for r in rows:
+        opp = r.opponent
+        link = f'<a href="{escape(root + opp.url)}">{escape(opp.text)}</a>'
+        head = (f'<tr class="picked"><th scope="row"><mark>{link}</mark> <span class="meta">next opponent</span>'
+                if r.picked else f'<tr><th scope="row">{link}')
+        out.append(f'{head}</th><td class="num">{fmt_rating(r.rating, 1)}</td><td>{escape(r.side)}</td>'
+                   f'<td class="num">{fmt_number(r.win_chance, 1)}%</td></tr>\n')
+    return Markup("".join(out))
+
+
 def full_period_rows(periods, decimals: int) -> Markup:
     """The rating by month or year (career.Period) where the league is not big (player.html)."""
     return Markup("".join([
@@ -443,4 +457,4 @@ FILTERS = {"sibling_links": sibling_links, "board_rows": board_rows, "day_links"
            "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
            "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows,
            "full_rival_rows": full_rival_rows, "full_prediction_rows": full_prediction_rows,
-           "full_period_rows": full_period_rows, "result_rows": result_rows}
+           "full_period_rows": full_period_rows, "full_pool_rows": full_pool_rows, "result_rows": result_rows}
