@@ -16,14 +16,15 @@ import heapq
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, overload
+from typing import NamedTuple, cast, overload
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
 from sitegen.model.history import one_event_per_match
 from sitegen.model.aggregates import BestTable, LeagueGames, PeriodTable, RivalTable, Runs
-from sitegen.model.views import LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
+from sitegen.model.matchviews import ViewMaker
+from sitegen.model.views import Games, LeagueView, Link, MatchLine, MatchView, PlayerGame, PlayerView
 from sitegen.rating.titles import ordinal
 
 BEST_WINS = 5           # as many as lichess lists
@@ -219,6 +220,8 @@ class LeagueCareers:
         self._all: _Aggregates | None = None      # every player's aggregates, computed when first asked
         # Every month's label ("2024-03") written once, not once per player who played in it.
         self._labels: dict[int | tuple[int, int], str] = {}
+        # Where opponents are counted by place, every match's lines as columns (``_ranked_table``).
+        self._table: tuple[object, tuple[np.ndarray, np.ndarray, np.ndarray] | None] | None = None
 
     @property
     def outcome_labels(self) -> tuple[str, str, str] | None:
@@ -353,10 +356,24 @@ class LeagueCareers:
     def ranked_rivals(self, player: PlayerView, ranked_by: tuple[str, int]) -> tuple[Rival, ...]:
         """Every opponent: the games in which the player finished ahead of, level with and behind
         them, by ``ranked_by`` (the league's field and direction)."""
+        field, sign = ranked_by
+        table = self._ranked_table(player.games, field, sign)
+        n = len(self._links)
+        if table is not None:
+            # Every line of each of the player's matches against the player's own line, at once.
+            starts, numbers, keys = table
+            at = np.frombuffer(cast(Games, player.games).at, dtype=np.intc)
+            first = starts[at]
+            sizes = starts[at + 1] - first
+            rows = np.arange(int(sizes.sum())) + np.repeat(first - (np.cumsum(sizes) - sizes), sizes)
+            own = np.repeat(keys[first + np.frombuffer(cast(Games, player.games).place, dtype=np.intc)], sizes)
+            theirs, them = keys[rows], numbers[rows]
+            won, drawn, lost = (np.bincount(them[pick], minlength=n)
+                                for pick in (theirs > own, theirs == own, theirs < own))
+            return self._ranked(player, won, drawn, lost)
         ahead: list[np.ndarray] = []       # the opponents the player finished ahead of
         level: list[np.ndarray] = []
         behind: list[np.ndarray] = []
-        field, sign = ranked_by
         for g in player.games:
             m = g.match
             order = self._order.get(m.id)
@@ -368,9 +385,11 @@ class LeagueCareers:
             behind.append(numbers[:lo])
             level.append(numbers[lo:hi])
             ahead.append(numbers[hi:])
-        n = len(self._links)
         won, drawn, lost = (np.bincount(np.concatenate(parts), minlength=n) if parts else np.zeros(n, np.int64)
                             for parts in (ahead, level, behind))
+        return self._ranked(player, won, drawn, lost)
+
+    def _ranked(self, player: PlayerView, won: np.ndarray, drawn: np.ndarray, lost: np.ndarray) -> tuple[Rival, ...]:
         drawn[self._number[player.name]] = 0     # a player is level with themself in every game
         games = won + drawn + lost
         met = np.flatnonzero(games)
@@ -379,6 +398,24 @@ class LeagueCareers:
         links = self._links
         return tuple(Rival(links[i], n, w, d, l_, None) for i, n, w, d, l_ in zip(
             met.tolist(), games[met].tolist(), won[met].tolist(), drawn[met].tolist(), lost[met].tolist()))
+
+    def _ranked_table(self, games: Sequence[PlayerGame], field: str,
+                      sign: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every match's lines as the league's flat columns (each match's first row, the lines'
+        player numbers and signed keys), made once a league, where a player's games are a Games
+        over them; None where they are not, or a key is NaN (which the sorted keys order apart)."""
+        if not isinstance(games, Games):
+            return None
+        if self._table is None or self._table[0] is not games.views:
+            views = games.views
+            matches = views.matches if isinstance(views, ViewMaker) else [v.match for v in views]
+            number = self._number
+            starts = np.zeros(len(matches) + 1, dtype=np.int64)
+            np.cumsum([len(m.players) for m in matches], out=starts[1:])
+            numbers = np.array([number[name] for m in matches for name in m.players], dtype=np.int32)
+            keys = np.array([sign * e[field] for m in matches for e in m.entries], dtype=float)
+            self._table = (views, None if np.isnan(keys).any() else (starts, numbers, keys))
+        return self._table[1]
 
     def _ranking(self, m: MatchView, field: str, sign: int) -> tuple[np.ndarray, np.ndarray]:
         keys = np.array([sign * e[field] for e in m.match.entries], dtype=float)

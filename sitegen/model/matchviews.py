@@ -47,6 +47,13 @@ class ViewMaker:
             rare.escaped = anchor(m.id)
         return MatchView(m, self.held, self.keys[k], self.headline, k, self.urls[self.page_of[k]], rare)
 
+    def row(self, k: int) -> tuple[Match, Any, str, str]:
+        """The k-th match, its lines, its page and its anchor, as its view gives them (``match``,
+        ``lines``, ``page``, ``anchor``), without making the view: a player's data file reads
+        these of each of their games, where the view's facts and escaped id are made for nothing."""
+        m = self.matches[k]
+        return m, self.held.match_lines(k), self.urls[self.page_of[k]], f"m-{m.id}" if self.plain else anchor(m.id)
+
     def __len__(self) -> int:
         return len(self.matches)
 

@@ -41,11 +41,14 @@ result, change), and the build checks that the count gives every row of the tabl
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from json.encoder import encode_basestring     # json.dumps's own string writer (ensure_ascii=False)
+from typing import Any, cast
 
 from sitegen.model.career import LeagueCareers, Rival
-from sitegen.model.views import LeagueView, MatchView, PlayerView
+from sitegen.model.matchviews import ViewMaker
+from sitegen.model.views import Games, LeagueView, MatchLine, PlayerGame, PlayerView
+from sitegen.rating.base import Match
 from sitegen.output.render import fmt_delta
 
 COLUMNS = ("played", "group", "anchor", "opponents", "result", "change", "rating")
@@ -196,36 +199,109 @@ def _shown(value: float, decimals: int) -> float | int:
     return int(shown) if shown.is_integer() else shown
 
 
+MATCHES_SEEN = "games-data-matches"    # RatedLeague.cache key: (LeagueView, {position: what _rows_of read})
+# Lobbies whose view and row cells a page worker keeps for the next player who played them: a
+# lobby is in the files of all its players (formula-1's races in twenty each; a duel in two,
+# whose kept view would cost the collector more than it saves). Bounded, so that a big lobby
+# league's worker does not hold a view of every match it wrote a row of.
+KEPT_MATCHES = 20_000
+
+
+Seen = tuple[Match, Sequence[MatchLine], str, str, str, "list[str] | None"]
+
+
+def _matches_seen(lv: LeagueView) -> dict[int, Seen]:
+    cached = lv.rated.cache.get(MATCHES_SEEN)
+    if cached is not None and cached[0] is lv:
+        return cached[1]
+    seen: dict[int, Seen] = {}
+    lv.rated.cache[MATCHES_SEEN] = (lv, seen)
+    return seen
+
+
+def _texts(lines: Sequence[MatchLine]) -> list[str]:
+    """Every line's player's name, without making the lines where they are read from the columns."""
+    if isinstance(lines, list):
+        return [line.player.text for line in lines]
+    return [p.text for p in lines.players_and_teams()[0]]     # type: ignore[attr-defined]
+
+
+def _rows_of(lv: LeagueView, games: Sequence[PlayerGame]) -> Iterator[tuple[Any, ...]]:
+    """Each game's match, its lines, the player's place in it, whether it is rated, its row's
+    time, page and anchor as written, its position and its PlayerGame where one is held. A
+    Games reads a match's from the view maker without making the view (ViewMaker.row), and a
+    lobby's once a worker (``_matches_seen``), not once for every player in it."""
+    base = len(lv.url)
+    if not isinstance(games, Games):
+        for g in games:
+            m = g.match
+            yield (m.match, m.lines, g.index, g.rated, encode_basestring(_minute(m.match.played)), m.page[base:],
+                   encode_basestring(m.anchor), None, g)
+        return
+    seen = _matches_seen(lv)
+    views = games.views
+    maker = views if isinstance(views, ViewMaker) else None
+    for k, i in zip(games.at, games.place):
+        hit = seen.get(k)
+        if hit is None:
+            if maker is not None:
+                match, lines, page, frag = maker.row(k)
+            else:
+                m = views[k]
+                match, lines, page, frag = m.match, m.lines, m.page, m.anchor
+            hit = (match, lines, encode_basestring(_minute(match.played)), page[base:], encode_basestring(frag), None)
+            if len(match.players) > 2 and len(seen) < KEPT_MATCHES:
+                seen[k] = hit
+        yield hit[0], hit[1], i, True, hit[2], hit[3], hit[4], k, None
+
+
+def _names(lv: LeagueView, games: Sequence[PlayerGame], lines: Sequence[MatchLine], line: MatchLine,
+           k: int | None, i: int, g: PlayerGame | None) -> str:
+    """PlayerGame.opponents' first three names, and " …" where there are more: in a match
+    without teams every other line's player, from the match's names, kept with its lines."""
+    if line.team is not None or k is None:
+        if g is None:       # a Games' game: its view made for it alone
+            g = PlayerGame(cast(Games, games).views[cast(int, k)], i, 0)
+        opponents = g.opponents
+        return ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
+    seen = _matches_seen(lv)
+    hit = seen.get(k)
+    if hit is not None and hit[5] is not None:
+        texts = hit[5]
+    else:
+        texts = _texts(lines)
+        if hit is not None:
+            seen[k] = (*hit[:5], texts)
+    others = texts[:i] + texts[i + 1:] if i < 4 else texts
+    return ", ".join(others[:3]) + (" …" if len(texts) > 4 else "")
+
+
 def games_data(lv: LeagueView, player: PlayerView, decimals: int, rivals: Sequence[Rival] | None = None,
                careers: LeagueCareers | None = None) -> str:
     """The player's file; a big league passes the player's ``rivals`` and the league's
     ``careers`` to add every opponent's record (opponents_data)."""
-    base = len(lv.url)
     seen: list[tuple[str, str, str, float | None]] | None = [] if rivals is not None else None
     groups: dict[str, int] = {}
     text: dict[str, str] = {}       # each distinct string once as JSON: results, changes, names
     rows: list[str] = []
     append = rows.append
-    for g in player.games:
-        m: MatchView = g.match
-        lines, i = m.lines, g.index
+    # Its time, page and anchor said for each row (``_rows_of``), not held for every match of
+    # the league (a tuple and three strings a match, shared with the workers by the fork).
+    games = player.games
+    for match, lines, i, rated, minute, page, frag, k, g in _rows_of(lv, games):
         line = lines[i]
-        # Its time, page and anchor said for each row, not held for every match of the league
-        # (a tuple and three strings a match, shared with the workers by the fork).
-        minute, page, frag = encode_basestring(_minute(m.match.played)), m.page[base:], encode_basestring(m.anchor)
         index = groups.get(page)
         if index is None:
             index = groups[page] = len(groups)
         # PlayerGame.opponents, without its list where the match is a duel.
         if len(lines) == 2 and line.team is None:
-            names = m.match.players[1 - i]      # the other line's player, without making it
+            names = match.players[1 - i]        # the other line's player, without making it
         else:
-            opponents = g.opponents
-            names = ", ".join(o.text for o in opponents[:3]) + (" …" if len(opponents) > 3 else "")
+            names = _names(lv, games, lines, line, k, i, g)
         result = line.result
         score = line.score
         result = (f"{result} {score}" if score else result) if result else (score or line.details)
-        if g.rated:
+        if rated:
             # MatchLine.delta and _number(_rating(after)), without their calls: a row each game.
             after, before = line.after, line.before
             delta = None if before is None else after - before

@@ -22,6 +22,7 @@ import numpy as np
 
 from sitegen.model.accuracy import CalibrationBin
 from sitegen.model.board import Bin
+from sitegen.output.render import fmt_date
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MICROSECOND = timedelta(microseconds=1)
@@ -152,7 +153,7 @@ def _full_path(xs: list[float], ys: list[float]) -> str:
 def _drawn(lo: float, hi: float, path: str, first: datetime, last: datetime) -> str:
     grid, labels = _grid(lo, hi)
     plot = f'{grid}<path class="line" d="{path}"/>'
-    return _frame(plot, labels + _x_labels(f"{first:%Y-%m-%d}", f"{last:%Y-%m-%d}"))
+    return _frame(plot, labels + _x_labels(fmt_date(first), fmt_date(last)))     # strftime's text, faster
 
 
 def distribution(bins: Sequence[Bin]) -> str:

@@ -200,6 +200,31 @@ class Once:
         return made[0]
 
 
+class SiteNav:
+    """``{{ site_nav(leagues, nav_pages, root, path) }}``: the header's list of the leagues and the
+    site's own pages, the current one marked, as base.html's loops wrote it. It is the same
+    bytes on every page of one folder depth that marks the same entry: made once for each, not
+    a Jinja loop of a dozen links on each of thousands of pages. The lists count by identity,
+    and are kept with the text, so that identity is not reused."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[Any, ...], tuple[Markup, Any, Any]] = {}
+
+    def __call__(self, leagues: Any, pages: Any, root: str, path: str) -> Markup:
+        marked = (tuple([i for i, lv in enumerate(leagues) if path.startswith(lv.url)]),
+                  tuple([i for i, p in enumerate(pages) if path == p.url + "index.html"]))
+        key = (id(leagues), id(pages), root, marked)
+        made = self.made.get(key)
+        if made is None:
+            current = ' aria-current="page"'
+            items = [f'      <li><a href="{escape(root + lv.url)}"{current if i in marked[0] else ""}>'
+                     f"{escape(lv.config.name)}</a></li>\n" for i, lv in enumerate(leagues)]
+            items += [f'      <li><a href="{escape(root + p.url)}"{current if i in marked[1] else ""}>'
+                      f"{escape(p.title)}</a></li>\n" for i, p in enumerate(pages)]
+            made = self.made[key] = (Markup("".join(items)), leagues, pages)
+        return made[0]
+
+
 class _Environment(jinja2.Environment):
     """Templates found again by name in a plain dict: Jinja's own cache is an LRU whose every
     hit scans its queue, and every include of every page looks its template up again. Only
@@ -316,4 +341,5 @@ def environment(template_dirs: list[Path], cache: Cache | None = None) -> jinja2
     env.filters.update(FILTERS)
     env.globals["url"] = url
     env.globals["once"] = Once()
+    env.globals["site_nav"] = SiteNav()
     return env

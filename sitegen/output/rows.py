@@ -20,8 +20,8 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
-from sitegen.output.render import (MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta, fmt_number,
-                                   fmt_rating, player_links)
+from sitegen.output.render import (MINUS, MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta,
+                                   fmt_number, fmt_rating, player_links)
 
 
 def game_rows(games, links, dates, decimals: int) -> Markup:
@@ -249,7 +249,7 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
         mm = m.match
         played = mm.played
         put(f'<tbody id="{escape(m.anchor)}"><tr class="mh">{head}<strong>{escape(m.title)}</strong> '
-            f'<time datetime="{escape(iso(played))}">{escape(fmt_datetime(played))}</time> \u00b7 '
+            f'<time datetime="{iso(played)}">{fmt_datetime(played)}</time> \u00b7 '
             f'<code>{escape(m.id)}</code> \u00b7 match {escape(mm.position)}')
         if mm.line:
             at = escape(mm.line)
@@ -272,7 +272,7 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
                 delta = None if before is None else after - before      # MatchLine.delta without its call
                 kind = "up" if delta and delta > 0 else "down" if delta and delta < 0 else "flat"
                 # fmt_number writes digits, a point and a sign: nothing to escape.
-                cells = "".join([f"<td>{fmt_number(line.terms[t], 3)}" for t in terms]) if terms else ""
+                cells = "".join([f"<td>{_number3(line.terms[t])}" for t in terms]) if terms else ""
                 formula = line.formula
                 html = link(line.player.text)       # a Markup link: escape would give it back as it is
                 put(f'<tr><th scope="row">{html if isinstance(html, Markup) else escape(html)}'
@@ -282,6 +282,127 @@ def full_match_rows(matches, links, decimals: int, file_url: str, terms, ncols: 
                     f"<td>{fmt_rating(before, decimals)}<td>{fmt_rating(after, decimals)}{cells}"
                     f'{f"<td>{escape(formula)}" if formula else ""}</tr>\n')
         put("</tbody>\n")
+    return Markup("".join(out))
+
+
+# --- the same tables where the league is not big: the bytes of the templates' loops ---------
+
+def _opponent_cells(league, up: str) -> dict[str, tuple[str, str]]:
+    """The head to head's opponent cells of a page ``up`` below the league's folder, by name
+    (with the address they were made for): every player's page and opponents page of one
+    depth link the same opponents, each link escaped once for all of them."""
+    key = (up, "rival-cells")
+    cache = league.link_cache
+    cells = cache.get(key)
+    if cells is None:
+        cells = cache[key] = {}
+    return cells
+
+
+def full_rival_rows(rivals, league, up: str, cut: int, labels, duels: bool, decimals: int) -> Markup:
+    """Head to head (career.Rival) where the league is not big (_head_to_head.html): the
+    opponent linked and titled, games, the outcome counts where the league names them and a
+    duel league's summed change as a badge, with closing tags."""
+    out = []
+    cells = _opponent_cells(league, up)
+    for row in rivals:
+        opp = row.opponent
+        made = cells.get(opp.text)
+        if made is None or made[0] != opp.url:
+            text = escape(opp.text)
+            made = cells[opp.text] = (opp.url, f'<tr><td><a href="{escape(up + opp.url[cut:])}" class="name" '
+                                               f'title="{text}">{text}</a></td><td>')
+        counts = f"<td>{row.wins}</td><td>{row.draws}</td><td>{row.losses}</td>" if labels else ""
+        change = f"<td>{_badge(row.change, decimals)}</td>" if duels else ""
+        out.append(f"{made[1]}{row.games}</td>{counts}{change}</tr>\n")
+    return Markup("".join(out))
+
+
+def _badge(value: float | None, decimals: int) -> str:
+    """render.delta_badge's text: fmt_delta's digits, signs and "new" need no escape, nor a Markup a cell."""
+    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
+    return f'<span class="delta {kind}">{fmt_delta(value, decimals)}</span>'
+
+
+def _number3(value: Any) -> str:
+    """fmt_number(value, 3) of a float without its general steps (a line's terms, four a line);
+    anything else as fmt_number writes it. The fixed-point text's only "-" is its sign."""
+    if value.__class__ is not float:
+        return fmt_number(value, 3)
+    if value.is_integer():
+        return f"{int(value)}"
+    text = f"{value:.3f}"
+    return text if text[0] != "-" else MINUS + text[1:]
+
+
+NO_FORMULA = "<td class=\"num\" data-change=\"\" title=\"beyond the margin rule's formula\">\u2013</td>"
+
+
+def full_prediction_rows(predictions, league, root: str, decimals: int) -> Markup:
+    """Predictions against the nearest-rated (predict.PairPrediction) where the league is not
+    big (_nearest.html): the full-precision expected score and changes as data attributes."""
+    out = []
+    players = league.players
+    for p in predictions:
+        name = escape(p.b)
+        cells = []
+        for change in first_changes(p):
+            if change is None:
+                cells.append(NO_FORMULA)
+            else:
+                # A float's text needs no escape.
+                cells.append(f'<td class="num" data-change="{change}">{_badge(change, decimals)}</td>')
+        out.append(f'<tr data-opponent="{name}" data-expected="{p.expected_a}"><th scope="row">'
+                   f'<a href="{escape(root + players[p.b].url)}" class="name">{name}</a></th>'
+                   f'<td class="num opt">{fmt_rating(p.rating_b, decimals)}</td>'
+                   f'<td class="num">{fmt_number(p.expected_a, 3)}</td>{"".join(cells)}</tr>\n')
+    return Markup("".join(out))
+
+
+def full_pool_rows(rows, root: str) -> Markup:
+    """An opponent pool (forecast.PoolRow) where the league is not big (_pool.html): each
+    opponent linked from the site's root, the drawn next opponent marked."""
+    out = []
+    for r in rows:
+        opp = r.opponent
+        link = f'<a href="{escape(root + opp.url)}">{escape(opp.text)}</a>'
+        head = (f'<tr class="picked"><th scope="row"><mark>{link}</mark> <span class="meta">next opponent</span>'
+                if r.picked else f'<tr><th scope="row">{link}')
+        out.append(f'{head}</th><td class="num">{fmt_rating(r.rating, 1)}</td><td>{escape(r.side)}</td>'
+                   f'<td class="num">{fmt_number(r.win_chance, 1)}%</td></tr>\n')
+    return Markup("".join(out))
+
+
+def full_period_rows(periods, decimals: int) -> Markup:
+    """The rating by month or year (career.Period) where the league is not big (player.html)."""
+    return Markup("".join([
+        f'<tr><th scope="row">{escape(p.label)}</th><td class="num">{p.games}</td>'
+        f'<td class="num">{fmt_rating(p.end, decimals)}</td><td class="num">{fmt_rating(p.high, decimals)}</td>'
+        f'<td class="num">{fmt_rating(p.low, decimals)}</td></tr>\n' for p in periods]))
+
+
+def result_rows(matches, up: str, cut: int, decimals: int) -> Markup:
+    """A results page's rows where the league is not big (matches.html): the date, the match
+    linked to its row, and the first six players' changes as text."""
+    out = []
+    said: dict[str, str] = {}       # each player's name escaped once a page
+    dot = " \u00b7 "
+    for m in matches:
+        lines = m.lines
+        changes = []
+        for line in lines[:6]:
+            name = line.player.text
+            shown = said.get(name)
+            if shown is None:
+                shown = said[name] = escape(name)
+            before = line.before        # MatchLine.delta without its call
+            change = f"{shown} {fmt_delta(None if before is None else line.after - before, decimals)}"
+            if line.period:
+                change += f" in {escape(line.period)}"
+            changes.append(change)
+        more = f" \u00b7 {len(lines) - 6} more" if len(lines) > 6 else ""
+        out.append(f'<tr><td><time>{fmt_date(m.match.played)}</time><td><a href="{escape(up + m.url[cut:])}">'
+                   f'{escape(m.title)}</a><td class="opt">{dot.join(changes)}{more}</tr>\n')
     return Markup("".join(out))
 
 
@@ -334,4 +455,6 @@ def day_links(league, up: str) -> DayLinks:
 FILTERS = {"sibling_links": sibling_links, "board_rows": board_rows, "day_links": day_links,
            "match_rows": match_rows, "full_match_rows": full_match_rows,
            "game_rows": game_rows, "rival_rows": rival_rows, "win_rows": win_rows,
-           "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows}
+           "pool_rows": pool_rows, "prediction_rows": prediction_rows, "period_rows": period_rows,
+           "full_rival_rows": full_rival_rows, "full_prediction_rows": full_prediction_rows,
+           "full_period_rows": full_period_rows, "full_pool_rows": full_pool_rows, "result_rows": result_rows}
