@@ -449,7 +449,9 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
     challenger: list[Any] = [None] * n
     home: list[Any] = [None] * n
     if system.k_of == "challenger":     # the first listed player but where the match names another
-        challenger = list(map(FIRST, fields(matches, "players")))
+        # The first listed player of each match is the one ``encode`` numbered ``a``: named
+        # from the columns, so that a rebuild reads no kept file's players (load/gathered.py).
+        challenger = list(map(cols.names.__getitem__, cols.a.tolist()))
         for i in keyed:
             challenger[i] = extra[i].get("challenger") or challenger[i]
     for i in keyed:
