@@ -20,7 +20,7 @@ import numpy as np
 
 from sitegen.rating import arrays
 from sitegen.rating.events import EventTable, Term
-from sitegen.rating.matchcolumns import column, fields
+from sitegen.rating.matchcolumns import column, fields, times
 from sitegen.rating.values import Match, RatingDiverged, RatingEvent
 
 if TYPE_CHECKING:
@@ -464,7 +464,8 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
         "weight": Term(cols.weight, per_event=True),
         "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
     }
-    return EventTable(ids, column(matches, "played"), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
+    # The times as the columns' micros, each a datetime when read (matchcolumns.Times).
+    return EventTable(ids, times(matches), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
                       pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact, listed=True)
 
 
