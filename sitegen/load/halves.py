@@ -8,7 +8,9 @@ table's keys, and writes a value the child's matches share (an entry such as
 ``{"score": 1}``, one object for thousands of matches) once. A column it cannot write (a
 TOML date-time in a system's key) goes by pickle instead. The parent makes the matches again
 from the columns: equal to the child's, field for field, and their repr the same, which the
-build cache hashes (load/cache.py).
+build cache hashes (load/cache.py). The build cache keeps each checked file as these bytes;
+their players and names played are bytes of their own inside them, which a rebuild reads
+only for the files whose matches it makes again (``KeptNames``).
 """
 
 from __future__ import annotations
