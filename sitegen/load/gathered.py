@@ -1,6 +1,7 @@
 """A rebuild's league gathered as columns: its kept files' checked matches as the build cache
 holds them (halves.unpack_columns), its changed files' as checked now, put in history order
-without a ``Match`` made for each (rating/matchcolumns.py).
+without a ``Match`` made for each (rating/matchcolumns.py). The kept files' players are read
+from their bytes only where a match of theirs is made (``Chunks``, halves.KeptNames).
 
 History order is by time played, then the file's path in the league, then the position in the
 file (validate.py sorts its checked matches by that key). The files come in their order, each
@@ -11,13 +12,15 @@ already: that is checked over the columns, and only where they are not are they 
 from __future__ import annotations
 
 from array import array
-from itertools import compress
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, compress
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
-from sitegen.load.halves import Keyed, Unpacked
+from sitegen.load.halves import KeptNames, Keyed, Unpacked
 from sitegen.rating.base import Match
 from sitegen.rating.matchcolumns import MATCH_FIELDS, MatchColumns, micros
 
@@ -36,6 +39,61 @@ class Kept(NamedTuple):
     changed: list[Match]        # the changed files' matches
 
 
+class Chunks(Sequence[Any]):
+    """A column gathered file after file, a kept file's part read from its bytes when one of its
+    values is (``KeptNames``), the others' held as lists: the players of a million kept matches,
+    of which a rebuild reads a few files'. Read, never written, once gathered."""
+
+    __slots__ = ("_starts", "_parts", "_count")
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._parts: list[list[Any] | KeptNames] = []
+        self._count = 0
+
+    def extend(self, values: Iterable[Any]) -> None:
+        values = list(values)
+        if values:
+            self._starts.append(self._count)
+            self._parts.append(values)
+            self._count += len(values)
+
+    def defer(self, names: KeptNames) -> None:
+        """A kept file's players, read when one of them is."""
+        if len(names):
+            self._starts.append(self._count)
+            self._parts.append(names)
+            self._count += len(names)
+
+    def _part(self, i: int) -> list[Any]:
+        part = self._parts[i]
+        if isinstance(part, KeptNames):
+            part = self._parts[i] = part.read()[0]
+        return part
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, k: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Any]: ...
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return list(self)[k]
+        if k < 0:
+            k += self._count
+        if not 0 <= k < self._count:
+            raise IndexError("index out of range")
+        i = bisect_right(self._starts, k) - 1
+        return self._part(i)[k - self._starts[i]]
+
+    def __iter__(self) -> Iterator[Any]:
+        return chain.from_iterable(map(self._part, range(len(self._parts))))
+
+
 class Gathered:
     """Checked matches gathered file after file as columns, with each one's path in the
     league (the history order's second key) and whether its id is explicit."""
@@ -44,8 +102,8 @@ class Gathered:
 
     def __init__(self) -> None:
         # The times and positions as machine words, as the kept files give them (halves.pack).
-        self.columns: dict[str, Any] = {name: array("q") if name in ("played", "position") else []
-                                        for name in MATCH_FIELDS}
+        self.columns: dict[str, Any] = {name: array("q") if name in ("played", "position") else
+                                        Chunks() if name == "players" else [] for name in MATCH_FIELDS}
         self.rels: list[str] = []
         self.given: list[bool] = []
 
@@ -53,9 +111,9 @@ class Gathered:
         """A kept file's columns (a packed file holds one file's matches: its path once)."""
         c, n = self.columns, len(u.ids)
         for name, values in (("id", u.ids), ("played", u.at), ("position", u.position), ("notes", u.notes),
-                             ("players", u.players), ("entries", u.entries), ("extra", u.extra),
-                             ("line", u.line)):
+                             ("entries", u.entries), ("extra", u.extra), ("line", u.line)):
             c[name].extend(values)
+        c["players"].defer(u.names)
         if len(u.files) == 1:
             c["file"] += [u.files[0]] * n
             self.rels += [u.rels[0]] * n
@@ -78,8 +136,9 @@ class Gathered:
         """The matches in history order, and the ids given explicitly."""
         c = self.columns
         order = _order(c["played"], self.rels, c["position"])
-        if order is not None:
-            c = {name: list(map(values.__getitem__, order)) for name, values in c.items()}
+        if order is not None:       # every kept file's players read: a list of them in order
+            c = {name: list(map((list(values) if isinstance(values, Chunks) else values).__getitem__, order))
+                 for name, values in c.items()}
             given = list(map(self.given.__getitem__, order))
         else:
             given = self.given

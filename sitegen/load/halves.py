@@ -8,7 +8,9 @@ table's keys, and writes a value the child's matches share (an entry such as
 ``{"score": 1}``, one object for thousands of matches) once. A column it cannot write (a
 TOML date-time in a system's key) goes by pickle instead. The parent makes the matches again
 from the columns: equal to the child's, field for field, and their repr the same, which the
-build cache hashes (load/cache.py).
+build cache hashes (load/cache.py). The build cache keeps each checked file as these bytes;
+their players and names played are bytes of their own inside them, which a rebuild reads
+only for the files whose matches it makes again (``KeptNames``).
 """
 
 from __future__ import annotations
@@ -57,7 +59,11 @@ def pack(keyed: list[Keyed], played: set[str], ids: set[str]) -> bytes:
         given.append(explicit)
     # The whole numbers as machine words: read back without an object for each (``unpack_columns``).
     words = {id(c): array("q", c).tobytes() for c in (file_col, when, position)}
-    value = (list(files), rels, *(words.get(id(c), c) for c in columns), sorted(played), sorted(ids))
+    # The players and the names played as bytes of their own, read only when asked for
+    # (``KeptNames``): a rebuild reads few kept files' players, and making a million matches'
+    # tuples of names was most of the time it spent on its kept files.
+    words[id(players)] = marshal.dumps((players, sorted(played)))
+    value = (list(files), rels, *(words.get(id(c), c) for c in columns), sorted(ids))
     try:
         return MARSHAL + marshal.dumps(value)
     except ValueError:          # a value marshal does not write (a date-time, a mapping type)
@@ -70,6 +76,44 @@ def _words(data: bytes) -> array[int]:
     return words
 
 
+class KeptNames:
+    """A packed file's players (each match's tuple of names) and the names they play, read from
+    their bytes when first asked for, each name the parent's copy (``unpack_columns``).
+
+    A rebuild reads the players of the few kept files whose matches a page shows again; their
+    bytes are whole (the cache entry unpickled, the columns around them read), and are read
+    as ``unpack_columns`` read them when they were read at once."""
+
+    __slots__ = ("_data", "_count", "_name", "_known", "_read")
+
+    def __init__(self, data: bytes, count: int, name: Callable[[str], str],
+                 known: Callable[[str], str | None] | None) -> None:
+        self._data, self._count, self._name, self._known = data, count, name, known
+        self._read: tuple[list[tuple[str, ...]], list[str]] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def read(self) -> tuple[list[tuple[str, ...]], list[str]]:
+        """(each match's players, the names played), read once."""
+        if self._read is None:
+            players, played = marshal.loads(self._data)
+            if len(players) != self._count:
+                raise ValueError("the players are not of the columns' length")
+            name, known = self._name, self._known
+            # The names are interned (validate.Shared.name), and marshal reads an interned string
+            # back as the one this process holds: the players' tuples are then the parent's copies
+            # as read. Most are the parent's copies already (names kept from a file read before):
+            # that is one look-up each in ``known``, where given; only where one is not is
+            # ``name`` asked of each.
+            if not (known is not None and all(map(is_, map(known, played), played))
+                    or all(name(n) is n for n in played)):
+                ours = once_each(list(chain.from_iterable(players)), name)
+                players = [tuple(map(ours.__getitem__, map(id, p))) for p in players]
+            self._read, self._data = (players, played), b""
+        return self._read
+
+
 class Unpacked(NamedTuple):
     """``pack``'s value read back as columns, each value the parent's copy (``unpack``)."""
 
@@ -80,13 +124,21 @@ class Unpacked(NamedTuple):
     at: array[int]              # each match's time: whole microseconds since 1970
     position: array[int]
     notes: list[str | None]
-    players: list[tuple[str, ...]]
+    names: KeptNames            # the players and the names played, read when asked for
     entries: list[tuple[Mapping[str, Any], ...]]
     extra: list[Mapping[str, Any]]
     line: list[int | None]
     given: list[bool]           # whether each match's id is explicit
-    played: list[str]           # the names played
     used: list[str]             # every id used
+
+    @property
+    def players(self) -> list[tuple[str, ...]]:
+        return self.names.read()[0]
+
+    @property
+    def played(self) -> list[str]:
+        """The names played."""
+        return self.names.read()[1]
 
 
 def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],
@@ -94,30 +146,24 @@ def unpack_columns(data: bytes, name: Callable[[str], str], fields: Callable[[tu
     """``pack``'s columns again, no match made; ``name`` and ``fields`` give the parent's one
     copy of each player's name and of a match's entries (validate.Shared), ``no_extra`` the
     mapping of a match without keys; ``known``, where given, the copy ``name`` holds already
-    (None where it holds none), which ``name`` would give unchanged."""
+    (None where it holds none), which ``name`` would give unchanged. The players and the names
+    played are read when first asked for (``KeptNames``)."""
     body = data[1:]
     value = marshal.loads(body) if data[:1] == MARSHAL else pickle.loads(body)
-    (files, rels, file_col, ids, when, position, notes, players, entries, extra, line, given,
-     played, used) = value
+    (files, rels, file_col, ids, when, position, notes, named, entries, extra, line, given, used) = value
     file_col, when, position = map(_words, (file_col, when, position))
-    if len(set(map(len, (file_col, ids, when, position, notes, players, entries, extra, line, given)))) > 1:
+    if len(set(map(len, (file_col, ids, when, position, notes, entries, extra, line, given)))) > 1:
         raise ValueError("the columns are not of one length")
-    # The names are interned (validate.Shared.name), and marshal reads an interned string back
-    # as the one this process holds: the players' tuples are then the parent's copies as read.
-    # Most are the parent's copies already (names kept from a file read before): that is one
-    # look-up each in ``known``, where given; only where one is not is ``name`` asked of each.
-    if not (known is not None and all(map(is_, map(known, played), played))
-            or all(name(n) is n for n in played)):
-        ours = once_each(list(chain.from_iterable(players)), name)
-        players = [tuple(map(ours.__getitem__, map(id, p))) for p in players]
+    if not isinstance(named, bytes):
+        raise ValueError("the players are not bytes")
     # The child's matches share their entries' tuples (and marshal keeps that): each distinct
     # one is looked up in the parent's copies once, by identity, not once for each match.
     entries = list(map(once_each(entries, fields).__getitem__, map(id, entries)))
     # Most matches have no system keys: then one list of the one mapping, without a look at each.
     keys = [no_extra] * len(extra) if extra.count(None) == len(extra) else [no_extra if k is None else k
                                                                            for k in extra]
-    return Unpacked(files, rels, file_col, ids, when, position, notes, players, entries, keys, line, given,
-                    played, used)
+    return Unpacked(files, rels, file_col, ids, when, position, notes, KeptNames(named, len(ids), name, known),
+                    entries, keys, line, given, used)
 
 
 def unpack(data: bytes, name: Callable[[str], str], fields: Callable[[tuple[Any, ...]], tuple[Any, ...]],

@@ -87,15 +87,19 @@ class Provenance:
         return self.commits.get(file)
 
     def source(self, match: Match) -> Source:
-        commit = self.commits.get(match.file)
-        uncommitted = self.in_git and match.file not in self.committed
+        return self.source_at(match.file, match.line)
+
+    def source_at(self, file: str, line: int | None) -> Source:
+        """``source`` of a match in ``file`` at ``line``: all it reads of the match."""
+        commit = self.commits.get(file)
+        uncommitted = self.in_git and file not in self.committed
         file_url = commit_url = ""
         if commit is not None and self.repo_url:
-            path = quote(os.fsencode(self.prefix + match.file), safe="/")
-            anchor = f"#L{match.line}" if match.line else ""
+            path = quote(os.fsencode(self.prefix + file), safe="/")
+            anchor = f"#L{line}" if line else ""
             file_url = f"{self.repo_url}/blob/{commit.sha}/{path}{anchor}"
             commit_url = f"{self.repo_url}/commit/{commit.sha}"
-        return Source(match.file, match.line, commit, uncommitted, file_url, commit_url)
+        return Source(file, line, commit, uncommitted, file_url, commit_url)
 
 
 # --- settings ---------------------------------------------------------------------------

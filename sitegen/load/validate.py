@@ -287,13 +287,15 @@ def _from_cache(files: tuple[MatchFile, ...], head: bytes | None, config: League
     kept_ids: list[list[str]] = []
     for source_file, hit in zip(files, kept):
         their_ids: Iterable[str]
+        their_played: Iterable[str]
         if hit is not None:
             try:
                 columns = halves.unpack_columns(hit, shared.name, shared.fields, NO_EXTRA, shared.names.get)
             except Exception:       # noqa: BLE001 - a damaged entry: checked as without the cache
                 return None
             gathered.add_unpacked(columns)
-            their_played, their_ids = columns.played, columns.used
+            # The names played are read only where they are looked at: with the players, from their bytes.
+            their_played, their_ids = (columns.played if names else ()), columns.used
         else:
             problems = Problems()
             f = source_file.read(problems)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from typing import Any, overload
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from sitegen.model.groups import anchor
 from sitegen.model.views import MATCH_FACTS, MatchView, Rare
 from sitegen.rating.base import Match
+from sitegen.rating.matchcolumns import MatchColumns, played_at
 
 
 class ViewMaker:
@@ -121,3 +123,30 @@ class MatchViews(Sequence[MatchView]):
 
     def __repr__(self) -> str:
         return f"MatchViews({list(self)!r})"
+
+
+def _columns_at(views: Sequence[MatchView], i: int) -> tuple[MatchColumns, int] | None:
+    """A league's columns and the position in its history of ``views[i]``'s match, where the
+    views are made when read from them; None otherwise."""
+    if isinstance(views, MatchViews) and isinstance(views.views, ViewMaker) \
+            and isinstance(views.views.matches, MatchColumns):
+        return views.views.matches, int(views.positions[i])
+    return None
+
+
+def played_of(views: Sequence[MatchView], i: int) -> datetime:
+    """``views[i].match.played``, from the league's column of times where it has one, with no
+    view or match made: a rebuild's sitemap reads each match page's last match, in every file."""
+    at = _columns_at(views, i)
+    return views[i].match.played if at is None else played_at(at[0], [at[1]])[0]
+
+
+def file_and_line(views: Sequence[MatchView], i: int) -> tuple[str, int | None]:
+    """``views[i].match``'s file and line (``Provenance.source_at``), from the league's columns
+    where it has them, with no view or match made."""
+    at = _columns_at(views, i)
+    if at is None:
+        m = views[i].match
+        return m.file, m.line
+    matches, k = at
+    return matches.field("file")[k], matches.field("line")[k]

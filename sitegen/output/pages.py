@@ -27,7 +27,7 @@ from sitegen.model.predict import league_predictor
 from sitegen.model.history import RatedLeague
 from sitegen.model.honest import bootstrap, cached_bootstrap
 from sitegen.model.scale import is_big
-from sitegen.model.matchviews import MatchViews
+from sitegen.model.matchviews import MatchViews, file_and_line
 from sitegen.model.views import Games, LeagueView, PlayerView, league_view
 from sitegen.load.problems import InvalidInput, Problem
 from sitegen.load.provenance import Provenance
@@ -431,7 +431,7 @@ def _render_site(site: "Site", rated: tuple[RatedLeague, ...], output: Output, f
             return None if group is None else (group.url, group.name, group.part, len(group.parts))
 
         for i, group in enumerate(groups):
-            source = prov.source(group.matches[0].match)
+            source = prov.source_at(*file_and_line(group.matches, 0))     # no view made of it
             prev_group = groups[i - 1] if i else None
             next_group = groups[i + 1] if i + 1 < len(groups) else None
             # A page of matches shows them (the prefix at its last one), its neighbours and its file.

@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 
 from sitegen.model.groups import MatchGroup
 from sitegen.model.ledger import iso
+from sitegen.model.matchviews import played_of
 from sitegen.model.views import MatchView
 from sitegen.output.write import Output
 
@@ -25,21 +26,22 @@ MAX_URLS = 50_000
 LEFT_OUT = {"404.html", "redirect.html"}
 
 
+# The times are read from the league's columns, no view made (matchviews.played_of).
 def _latest(matches) -> datetime | None:
-    return matches[-1].match.played if matches else None
+    return played_of(matches, -1) if matches else None
 
 
 def _row_played(row: MatchView | MatchGroup) -> datetime:
     """A results row: a match, or a big league's match-file page (model/scale.py) by its latest."""
-    return row.matches[-1].match.played if isinstance(row, MatchGroup) else row.match.played
+    return played_of(row.matches, -1) if isinstance(row, MatchGroup) else row.match.played
 
 
 # The latest match a page shows, by its template; other pages (content, search) get no lastmod.
 LASTMOD: dict[str, Callable[[dict[str, Any]], datetime | None]] = {
-    "home.html": lambda c: max((lv.matches[-1].match.played for lv in c["leagues"] if lv.matches), default=None),
+    "home.html": lambda c: max((played_of(lv.matches, -1) for lv in c["leagues"] if lv.matches), default=None),
     "league.html": lambda c: _latest(c["league"].matches),
     "matches.html": lambda c: max((_row_played(r) for r in c["rows"]), default=None),
-    "match_group.html": lambda c: c["group"].matches[-1].match.played,
+    "match_group.html": lambda c: played_of(c["group"].matches, -1),
     "player.html": lambda c: c["player"].last_played,
     "player_opponents.html": lambda c: c["player"].last_played,
 }

@@ -20,7 +20,7 @@ import numpy as np
 
 from sitegen.rating import arrays
 from sitegen.rating.events import EventTable, Term
-from sitegen.rating.matchcolumns import column, fields
+from sitegen.rating.matchcolumns import column, fields, times
 from sitegen.rating.values import Match, RatingDiverged, RatingEvent
 
 if TYPE_CHECKING:
@@ -449,7 +449,9 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
     challenger: list[Any] = [None] * n
     home: list[Any] = [None] * n
     if system.k_of == "challenger":     # the first listed player but where the match names another
-        challenger = list(map(FIRST, fields(matches, "players")))
+        # The first listed player of each match is the one ``encode`` numbered ``a``: named
+        # from the columns, so that a rebuild reads no kept file's players (load/gathered.py).
+        challenger = list(map(cols.names.__getitem__, cols.a.tolist()))
         for i in keyed:
             challenger[i] = extra[i].get("challenger") or challenger[i]
     for i in keyed:
@@ -462,7 +464,8 @@ def events_of(system: Elo, matches: Sequence[Match], cols: EloColumns, out: Sequ
         "weight": Term(cols.weight, per_event=True),
         "reverted_from": Term(rows(rev_a, rev_b), none_at_nan=True),
     }
-    return EventTable(ids, column(matches, "played"), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
+    # The times as the columns' micros, each a datetime when read (matchcolumns.Times).
+    return EventTable(ids, times(matches), np.arange(0, 2 * n + 1, 2, dtype=np.int64), cols.names,
                       pair, rows(ra, rb), rows(after_a, after_b), terms, exact_before=exact, listed=True)
 
 

@@ -167,6 +167,67 @@ class MatchColumns(Sequence[Match]):
         return tuple, (self.every(),)
 
 
+class Times(Sequence[datetime]):
+    """Times held as whole microseconds since 1970 (``micros``), each made the datetime it
+    stands for when read, every one at once when walked over: a rebuild's events (elo_kernel
+    ``events_of``) read the times of the few they show, not a million. Behaves as the list
+    of the same times: equal to it, a slice of it the same times."""
+
+    __slots__ = ("_micros", "_made")
+
+    def __init__(self, at: Sequence[int]) -> None:
+        self._micros = at
+        self._made: list[datetime] | None = None
+
+    def __len__(self) -> int:
+        return len(self._micros)
+
+    @overload
+    def __getitem__(self, i: int) -> datetime: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[datetime]: ...
+
+    def __getitem__(self, i: int | slice) -> datetime | Sequence[datetime]:
+        if self._made is not None:
+            return self._made[i]
+        if isinstance(i, slice):
+            return Times(self._micros[i])
+        return EPOCH + MICROSECOND * int(self._micros[i])
+
+    def every(self) -> list[datetime]:
+        """Every time, made at once and kept (read, never written)."""
+        if self._made is None:
+            self._made = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, map(int, self._micros))))
+        return self._made
+
+    def __iter__(self) -> Iterator[datetime]:
+        return iter(self.every())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Times):
+            other = other.every()
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return self.every() == list(other)
+
+    __hash__ = None     # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.every())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return list, (self.every(),)
+
+
+def times(matches: Sequence[Match]) -> Sequence[datetime]:
+    """Every match's time, in order: as ``Times`` of the column of micros where ``matches``
+    holds them as columns (no datetime made until one is read), else a list of them."""
+    if isinstance(matches, MatchColumns):
+        return Times(matches.micros())
+    return [m.played for m in matches]
+
+
 def column(matches: Sequence[Match], name: str) -> list[Any]:
     """The field ``name`` of every match of ``matches``, in order: from the columns where
     ``matches`` holds them, without a match made."""
