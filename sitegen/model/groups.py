@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -50,6 +51,18 @@ class MatchGroup:
     matches: Sequence[MatchView] = field(default_factory=list)   # a views.MatchViews in a league
     parts: list[str] = field(default_factory=list)   # the urls of every part of the file
     number: int = 0                 # 0-based position among the league's pages
+
+    # A results page lists every page's first and last time: read from the league's columns
+    # (matchviews.played_of), no view made, where a rebuild keeps the pages they are on.
+    @property
+    def first_played(self) -> datetime:
+        from sitegen.model.matchviews import played_of
+        return played_of(self.matches, 0)
+
+    @property
+    def last_played(self) -> datetime:
+        from sitegen.model.matchviews import played_of
+        return played_of(self.matches, -1)
 
 
 def _folder(name: str) -> str:
