@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import http.client
 import re
+import shutil
 import struct
 import io
 import os
@@ -176,3 +178,31 @@ def season_league(root: Path) -> Path:
         "matches/l/league.toml": 'name = "L"\nsystem = "elo"\n[params]\nseason_reversion = 0.5\nk = 40\n',
         "matches/l/m.toml": "\n".join(blocks)})
 
+
+
+def fetch(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
+    """GET ``path`` from a server on 127.0.0.1:``port``: its status and body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def site_files(out: Path) -> dict[str, bytes]:
+    """Every file of a built site by its path in it."""
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def fixture_site(fixture: str, root: Path, demo: dict[str, str] | None = None) -> None:
+    """tests/fixtures/<fixture> copied to ``root``, or where ``demo`` names it (fixture name ->
+    league folder), that league of the demo alone with the demo's players.toml."""
+    if fixture not in (demo or {}):
+        shutil.copytree(REPO / "tests" / "fixtures" / fixture, root)
+        return
+    league = demo[fixture]
+    shutil.copytree(REPO / "matches" / league, root / "matches" / league)
+    shutil.copy(REPO / "matches" / "players.toml", root / "matches" / "players.toml")
+    shutil.copy(REPO / "tests" / "fixtures" / "small" / "pyproject.toml", root / "pyproject.toml")

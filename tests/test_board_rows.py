@@ -8,16 +8,15 @@ interval is a mean and a spread."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from helpers import fixture_site, site_files
 from sitegen.commands.build import build
 from sitegen.output.theme import BUILTIN_TEMPLATES
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures"
 CALL = "{{ rows|board_rows(board, league, moved, standing_decimals) }}"
 # The board's rows as league.html wrote them before board_rows.
 LOOP = """{% for r in rows %}
@@ -40,31 +39,21 @@ LOOP = """{% for r in rows %}
 """
 
 
-def _pages(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-
-
-def _site(fixture: str, root: Path) -> None:
-    if fixture != "openskill":
-        shutil.copytree(FIXTURES / fixture, root)
-        return
-    # The demo's openskill league alone: its intervals are a mean and a spread (not centred).
-    shutil.copytree(REPO / "matches" / "cdl-2023", root / "matches" / "cdl-2023")
-    shutil.copy(REPO / "matches" / "players.toml", root / "matches" / "players.toml")
-    shutil.copy(FIXTURES / "small" / "pyproject.toml", root / "pyproject.toml")
+# The demo's openskill league alone: its intervals are a mean and a spread (not centred).
+DEMO = {"openskill": "cdl-2023"}
 
 
 @pytest.mark.parametrize("fixture", ["small", "hostile", "openskill"])
 def test_board_rows_are_the_template_loops_bytes(fixture, tmp_path):
     root = tmp_path / "site"
-    _site(fixture, root)
+    fixture_site(fixture, root, DEMO)
     build(root, tmp_path / "rows", cache=False)
     builtin = (BUILTIN_TEMPLATES / "league.html").read_text(encoding="utf-8")
     assert builtin.count(CALL) == 1
     (root / "templates").mkdir()
     (root / "templates" / "league.html").write_text(builtin.replace(CALL, LOOP), encoding="utf-8")
     build(root, tmp_path / "loop", cache=False)
-    rows, loop = _pages(tmp_path / "rows"), _pages(tmp_path / "loop")
+    rows, loop = site_files(tmp_path / "rows"), site_files(tmp_path / "loop")
     assert rows.keys() == loop.keys()
     boards = [path for path, data in rows.items() if b'<table class="board"' in data]
     assert boards

@@ -11,18 +11,17 @@ formula for each outcome, periods and lobbies of more than six players."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import fixture_site, site_files
 from sitegen.commands.build import build
 from sitegen.output.theme import BUILTIN_TEMPLATES
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures"
 
 # (template, the call in the built-in theme, the loop it replaced)
 LOOPS = [
@@ -66,24 +65,14 @@ LOOPS = [
 ]
 
 
-def _pages(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-
-
-def _site(fixture: str, root: Path) -> None:
-    if fixture != "lobbies":
-        shutil.copytree(FIXTURES / fixture, root)
-        return
-    # The demo's battle royale alone: lobbies of more than six, whose results rows say how many more.
-    shutil.copytree(REPO / "matches" / "battle-royale", root / "matches" / "battle-royale")
-    shutil.copy(REPO / "matches" / "players.toml", root / "matches" / "players.toml")
-    shutil.copy(FIXTURES / "small" / "pyproject.toml", root / "pyproject.toml")
+# The demo's battle royale alone: lobbies of more than six, whose results rows say how many more.
+DEMO = {"lobbies": "battle-royale"}
 
 
 @pytest.mark.parametrize("fixture", ["small", "hostile", "lobbies"])
 def test_rows_are_the_template_loops_bytes(fixture, tmp_path):
     root = tmp_path / "site"
-    _site(fixture, root)
+    fixture_site(fixture, root, DEMO)
     build(root, tmp_path / "rows", cache=False)
     (root / "templates").mkdir()
     for name, call, loop in LOOPS:
@@ -91,7 +80,7 @@ def test_rows_are_the_template_loops_bytes(fixture, tmp_path):
         assert builtin.count(call) == 1, name
         (root / "templates" / name).write_text(builtin.replace(call, loop), encoding="utf-8")
     build(root, tmp_path / "loop", cache=False)
-    rows, loop = _pages(tmp_path / "rows"), _pages(tmp_path / "loop")
+    rows, loop = site_files(tmp_path / "rows"), site_files(tmp_path / "loop")
     assert rows.keys() == loop.keys()
     for path in rows:
         assert rows[path] == loop[path], path

@@ -8,7 +8,6 @@ output) or while it serves, or break a build, and look at what is served and lef
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, league_toml, write_files
+from helpers import REPO, fetch, league_toml, write_files
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -149,16 +148,6 @@ def preview(tmp_path):
     yield start
     for p in started:
         p.close()
-
-
-def fetch(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
 
 
 def get(port: int, path: str) -> int:

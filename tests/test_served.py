@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import served
+from helpers import fetch
 from served import QuietHandler, QuietServer, serving
 
 BIG = 32 * 1024 * 1024     # more than the sockets of both ends hold, so the server is still sending
@@ -49,13 +50,7 @@ def answered(monkeypatch):
 
 
 def get(url: str, path: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(url).port, timeout=10)
-    try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
+    return fetch(urlsplit(url).port, path)
 
 
 def test_a_get_returns_the_file_and_logs_nothing(tmp_path, capfd, answered):
