@@ -136,9 +136,14 @@ def test_prediction_rows_without_a_formula_are_the_loops_bytes() -> None:
 @given(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6)),
        st.sampled_from([0, 1, 2]))
 def test_badges_and_numbers_are_the_formatters_text(value, decimals: int) -> None:
-    """rows.py's own badge and term number are render.py's delta_badge and fmt_number(_, 3)."""
-    from sitegen.output.render import delta_badge, fmt_number
-    from sitegen.output.rows import _badge, _number3
+    """The rows' badge, written without an escape, is the badge with fmt_delta's text escaped;
+    rows.py's own term number is fmt_number(_, 3)."""
+    from markupsafe import escape
+
+    from sitegen.output.render import badge_html, delta_badge, fmt_delta, fmt_number
+    from sitegen.output.rows import _number3
 
     assert _number3(value) == fmt_number(value, 3)
-    assert _badge(value, decimals) == str(delta_badge(value, decimals))
+    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
+    escaped = f'<span class="delta {kind}">{escape(fmt_delta(value, decimals))}</span>'
+    assert badge_html(value, decimals) == escaped == str(delta_badge(value, decimals))

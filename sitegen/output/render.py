@@ -56,8 +56,14 @@ def fmt_delta(value: float | None, decimals: int = 0) -> str:
 def delta_badge(value: float | None, decimals: int = 0) -> Markup:
     """A change as a coloured badge; a filter, not an included template, since big leagues
     show it a million times and an include costs a new template context each time."""
+    return Markup(badge_html(value, decimals))
+
+
+def badge_html(value: float | None, decimals: int = 0) -> str:
+    """``delta_badge``'s text, for the rows written in Python (output/rows.py): fmt_delta writes
+    digits, signs, "new" or a dash, none of which needs escaping."""
     kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
-    return Markup(f'<span class="delta {kind}">{escape(fmt_delta(value, decimals))}</span>')
+    return f'<span class="delta {kind}">{fmt_delta(value, decimals)}</span>'
 
 
 RESULT_LETTERS = {"win": "W", "draw": "D", "loss": "L"}

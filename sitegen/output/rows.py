@@ -20,7 +20,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from sitegen.model.ledger import iso
-from sitegen.output.render import (MINUS, MatchDateLinks, first_changes, fmt_date, fmt_datetime, fmt_delta,
+from sitegen.output.render import (MINUS, MatchDateLinks, badge_html, first_changes, fmt_date, fmt_datetime, fmt_delta,
                                    fmt_number, fmt_rating, player_links)
 
 
@@ -313,15 +313,9 @@ def full_rival_rows(rivals, league, up: str, cut: int, labels, duels: bool, deci
             made = cells[opp.text] = (opp.url, f'<tr><td><a href="{escape(up + opp.url[cut:])}" class="name" '
                                                f'title="{text}">{text}</a></td><td>')
         counts = f"<td>{row.wins}</td><td>{row.draws}</td><td>{row.losses}</td>" if labels else ""
-        change = f"<td>{_badge(row.change, decimals)}</td>" if duels else ""
+        change = f"<td>{badge_html(row.change, decimals)}</td>" if duels else ""
         out.append(f"{made[1]}{row.games}</td>{counts}{change}</tr>\n")
     return Markup("".join(out))
-
-
-def _badge(value: float | None, decimals: int) -> str:
-    """render.delta_badge's text: fmt_delta's digits, signs and "new" need no escape, nor a Markup a cell."""
-    kind = "up" if value and value > 0 else "down" if value and value < 0 else "flat"
-    return f'<span class="delta {kind}">{fmt_delta(value, decimals)}</span>'
 
 
 def _number3(value: Any) -> str:
@@ -351,7 +345,7 @@ def full_prediction_rows(predictions, league, root: str, decimals: int) -> Marku
                 cells.append(NO_FORMULA)
             else:
                 # A float's text needs no escape.
-                cells.append(f'<td class="num" data-change="{change}">{_badge(change, decimals)}</td>')
+                cells.append(f'<td class="num" data-change="{change}">{badge_html(change, decimals)}</td>')
         out.append(f'<tr data-opponent="{name}" data-expected="{p.expected_a}"><th scope="row">'
                    f'<a href="{escape(root + players[p.b].url)}" class="name">{name}</a></th>'
                    f'<td class="num opt">{fmt_rating(p.rating_b, decimals)}</td>'
