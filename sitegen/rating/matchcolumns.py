@@ -15,7 +15,7 @@ index is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
 from operator import attrgetter, index
 from typing import Any, overload
@@ -37,6 +37,11 @@ new_match = slot_maker(Match, MATCH_FIELDS)
 def micros(played: datetime) -> int:
     """An aware time as whole microseconds since 1970: exact, and ordered as the times are."""
     return (played - EPOCH) // MICROSECOND
+
+
+def datetimes(at: Iterable[int]) -> list[datetime]:
+    """The times ``micros`` gave ``at``, as datetimes again (``EPOCH + MICROSECOND * m`` each, in C)."""
+    return list(map(EPOCH.__add__, map(MICROSECOND.__mul__, map(int, at))))
 
 
 class MatchColumns(Sequence[Match]):
@@ -69,7 +74,7 @@ class MatchColumns(Sequence[Match]):
         """The field ``name`` of every match, in order (a list of its own)."""
         if name == "played":
             if self._played is None:
-                self._played = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, self._micros)))
+                self._played = datetimes(self._micros)
             return list(self._played)
         return list(self._columns[name])
 
@@ -198,7 +203,7 @@ class Times(Sequence[datetime]):
     def every(self) -> list[datetime]:
         """Every time, made at once and kept (read, never written)."""
         if self._made is None:
-            self._made = list(map(EPOCH.__add__, map(MICROSECOND.__mul__, map(int, self._micros))))
+            self._made = datetimes(self._micros)
         return self._made
 
     def __iter__(self) -> Iterator[datetime]:
@@ -250,7 +255,7 @@ def played_at(matches: Sequence[Match], at: Sequence[int]) -> list[datetime]:
     made (a view's first and last games, peaks and lows: twenty thousand matches made one by one
     made every one of a million)."""
     if isinstance(matches, MatchColumns):
-        return list(map(EPOCH.__add__, map(MICROSECOND.__mul__, map(matches.micros().__getitem__, at))))
+        return datetimes(map(matches.micros().__getitem__, at))
     return [matches[k].played for k in at]
 
 
