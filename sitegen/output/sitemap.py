@@ -33,7 +33,7 @@ def _latest(matches) -> datetime | None:
 
 def _row_played(row: MatchView | MatchGroup) -> datetime:
     """A results row: a match, or a big league's match-file page (model/scale.py) by its latest."""
-    return played_of(row.matches, -1) if isinstance(row, MatchGroup) else row.match.played
+    return row.last_played if isinstance(row, MatchGroup) else row.match.played
 
 
 # The latest match a page shows, by its template; other pages (content, search) get no lastmod.
@@ -41,7 +41,7 @@ LASTMOD: dict[str, Callable[[dict[str, Any]], datetime | None]] = {
     "home.html": lambda c: max((played_of(lv.matches, -1) for lv in c["leagues"] if lv.matches), default=None),
     "league.html": lambda c: _latest(c["league"].matches),
     "matches.html": lambda c: max((_row_played(r) for r in c["rows"]), default=None),
-    "match_group.html": lambda c: played_of(c["group"].matches, -1),
+    "match_group.html": lambda c: c["group"].last_played,
     "player.html": lambda c: c["player"].last_played,
     "player_opponents.html": lambda c: c["player"].last_played,
 }
