@@ -157,3 +157,19 @@ def test_a_build_without_the_cache_neither_reads_nor_writes_it(bench, tmp_path):
     assert not (site / ".sitegen-cache").exists()
     assert bench.run_build(site, tmp_path / "out", timeout=120)["status"] == "ok"
     assert (site / ".sitegen-cache").is_dir()
+
+
+def test_trees_set_aside_go_at_the_end(bench, tmp_path):
+    """A case's old trees are moved away at once and deleted only when every build is measured:
+    a generated site made again over an old one leaves it aside, then nothing is left."""
+    site = tmp_path / "site"
+    bench.generate(site, 30, 6, "elo", per_file=10)
+    first = tree(site)
+    bench.generate(site, 30, 6, "elo", per_file=10)
+    assert tree(site) == first
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith(".site.old-")]
+    assert len(aside) == 1 and tree(aside[0]) == first
+    bench.delete_set_aside()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    bench.set_aside(tmp_path / "missing")       # nothing there: nothing to do
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
