@@ -6,6 +6,7 @@ prefix identity), or with other players, every player's are computed again."""
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -60,8 +61,12 @@ def test_carried_aggregates_are_the_whole_computation(games, data):
     cuts = sorted(set(data.draw(st.lists(st.integers(1, n), min_size=1, max_size=3)))) + [n]
     edited = data.draw(st.booleans())       # the last build's history not the start of this one's
     ids = np.arange(1, n + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as leaving:
         cache = Cache(Path(tmp) / "cache")
+        # The careers entry is written by a forked child (Cache.put_aside): it is waited for
+        # before its folder goes, as a build waits for it before pruning, even where an
+        # assertion fails (else the folder's removal fails too and hides which one).
+        leaving.callback(cache.settle)
         asked: list[Any] = []
         last = None
         for cut in cuts:
@@ -89,9 +94,6 @@ def test_carried_aggregates_are_the_whole_computation(games, data):
             else:
                 assert asked == [None]
             last = cut
-        # The careers entry is written by a forked child (Cache.put_aside): it is waited for
-        # before its folder goes, as a build waits for it before pruning.
-        cache.settle()
 
 
 def test_no_cache_computes_every_player():
